@@ -1,0 +1,93 @@
+//! A growable set of small integers, one bit each, in 64-bit blocks.
+//!
+//! Graph colouring keeps one per colour (which dynamic bodies the colour already holds) and the
+//! island code uses them to mark visited bodies and constraints during a split.
+
+/// A dense bitset over `0..capacity()`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BitSet {
+    blocks: Vec<u64>,
+}
+
+impl BitSet {
+    pub fn new() -> Self {
+        Self { blocks: Vec::new() }
+    }
+
+    /// A bitset able to hold bits `0..bit_capacity` without growing.
+    pub fn with_capacity(bit_capacity: usize) -> Self {
+        Self { blocks: vec![0; bit_capacity.div_ceil(64)] }
+    }
+
+    /// The number of bits the set can hold before it must grow.
+    pub fn capacity(&self) -> usize {
+        self.blocks.len() * 64
+    }
+
+    /// Grows (never shrinks) so that bits `0..bit_capacity` are addressable; new bits are clear.
+    pub fn grow(&mut self, bit_capacity: usize) {
+        let blocks = bit_capacity.div_ceil(64);
+        if blocks > self.blocks.len() {
+            self.blocks.resize(blocks, 0);
+        }
+    }
+
+    /// Sets every bit to zero, keeping the capacity.
+    pub fn clear(&mut self) {
+        self.blocks.fill(0);
+    }
+
+    /// Sets bit `i`, growing if needed.
+    #[inline]
+    pub fn set(&mut self, i: usize) {
+        let block = i / 64;
+        if block >= self.blocks.len() {
+            self.blocks.resize(block + 1, 0);
+        }
+        self.blocks[block] |= 1u64 << (i % 64);
+    }
+
+    /// Clears bit `i` (a bit past the capacity is already clear).
+    #[inline]
+    pub fn unset(&mut self, i: usize) {
+        if let Some(b) = self.blocks.get_mut(i / 64) {
+            *b &= !(1u64 << (i % 64));
+        }
+    }
+
+    /// Whether bit `i` is set.
+    #[inline]
+    pub fn get(&self, i: usize) -> bool {
+        self.blocks.get(i / 64).is_some_and(|b| b & (1u64 << (i % 64)) != 0)
+    }
+
+    /// The number of set bits.
+    pub fn count_ones(&self) -> usize {
+        self.blocks.iter().map(|b| b.count_ones() as usize).sum()
+    }
+
+    /// Iterates the set bits in increasing order.
+    pub fn iter_ones(&self) -> impl Iterator<Item = usize> + '_ {
+        self.blocks.iter().enumerate().flat_map(|(k, &block)| {
+            let mut bits = block;
+            std::iter::from_fn(move || {
+                if bits == 0 {
+                    return None;
+                }
+                let t = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                Some(k * 64 + t)
+            })
+        })
+    }
+
+    /// In-place union with `other`.
+    pub fn union_with(&mut self, other: &BitSet) {
+        if other.blocks.len() > self.blocks.len() {
+            self.blocks.resize(other.blocks.len(), 0);
+        }
+        for (a, b) in self.blocks.iter_mut().zip(&other.blocks) {
+            *a |= *b;
+        }
+    }
+}

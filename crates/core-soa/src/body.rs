@@ -1,0 +1,1 @@
+//! Body tiers (to be written).

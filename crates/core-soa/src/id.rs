@@ -1,0 +1,1 @@
+//! Generational ids and id pools (to be written).

@@ -1,0 +1,3 @@
+//! # prism — a data-oriented 2D rigid-body physics engine
+//!
+//! (Design essay to be completed.)

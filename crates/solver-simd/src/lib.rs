@@ -1,0 +1,3 @@
+//! # solver-simd — the constraint solver
+//!
+//! (Design essay to be completed.)
