@@ -1,3 +1,6 @@
 //! # solver-simd — the constraint solver
 //!
 //! (Design essay to be completed.)
+
+pub mod gather_scatter;
+pub mod wide;
