@@ -1,7 +1,158 @@
 //! The cold and warm body tiers and their dense arrays.
+//!
+//! A body is stored in three places, one per access pattern (see the crate essay):
+//!
+//! * [`Body`], the cold record, lives in the world's arena at a stable slot and holds what only
+//!   bookkeeping reads: the body's id, its shapes, the heads of its contact and joint lists, its
+//!   island link, user data, sleep settings, and where its warm and hot records are.
+//! * [`BodySim`] and [`crate::BodyState`] live side by side in a [`BodyArrays`], one per solver
+//!   set (static, awake, disabled, one per sleeping island), at the same dense index.
+//!
+//! The dense arrays stay dense by swap-remove: removing index `i` moves the last body into the
+//! hole. That body's cold record still says it lives at the old last index, so every removal
+//! reports which body moved ([`RemovedBody::moved_body`], read from [`BodySim::body`]) and the
+//! caller rewrites that body's [`Body::local_index`]. The `swap_remove_*` helpers do the fix-up.
+//!
+//! ```text
+//!   before   sims: [ a  b  c  d ]     remove 1 (b)
+//!   after    sims: [ a  d  c ]        d moved 3 -> 1: bodies[d].local_index = 1
+//! ```
+//!
+//! Contact and joint lists are intrusive doubly linked lists threaded through the constraints
+//! themselves (no per-body allocation as contacts come and go). A list link is an *edge key*
+//! `constraint_index << 1 | side`, where `side` is 0 if the body is the constraint's body A and
+//! 1 if body B; [`edge_key`], [`edge_constraint`] and [`edge_side`] pack and unpack it, and
+//! [`NULL_INDEX`] ends a list.
 
+use crate::body_state::{BodyState, body_flags};
+use crate::id::{BodyId, ShapeId};
 use crate::math::{Rot, Transform};
 use glam::Vec2;
+
+/// "No index": ends an intrusive list, or marks an absent island or set.
+pub const NULL_INDEX: u32 = u32::MAX;
+
+/// The link of a constraint's list entry for one of its two bodies: `constraint << 1 | side`,
+/// where `side` is 0 for body A and 1 for body B. Constraint indices must stay below 2³¹.
+#[inline]
+pub const fn edge_key(constraint: u32, side: u32) -> u32 {
+    (constraint << 1) | (side & 1)
+}
+
+/// The constraint index of an [`edge_key`].
+#[inline]
+pub const fn edge_constraint(key: u32) -> u32 {
+    key >> 1
+}
+
+/// The side (0 = body A, 1 = body B) of an [`edge_key`].
+#[inline]
+pub const fn edge_side(key: u32) -> u32 {
+    key & 1
+}
+
+/// How a body moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BodyType {
+    /// Never moves; infinite mass. Takes no colour bit and gathers as the identity state.
+    #[default]
+    Static,
+    /// Moves with a velocity set by the user; infinite mass, so constraints never push it.
+    Kinematic,
+    /// Moves under forces and constraints.
+    Dynamic,
+}
+
+impl BodyType {
+    /// The [`body_flags`] bits a [`BodyState`] of this type carries.
+    #[inline]
+    pub const fn state_flags(self) -> u32 {
+        match self {
+            BodyType::Static => 0,
+            BodyType::Kinematic => body_flags::KINEMATIC,
+            BodyType::Dynamic => body_flags::DYNAMIC,
+        }
+    }
+}
+
+/// The cold tier: bookkeeping a body needs but the solver never reads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Body {
+    /// This body's own handle (so events and back-references can name it).
+    pub id: BodyId,
+    pub body_type: BodyType,
+    /// The shapes attached to this body, in attachment order.
+    pub shapes: Vec<ShapeId>,
+    /// Head [`edge_key`] of the intrusive contact list, or [`NULL_INDEX`].
+    pub contact_head: u32,
+    pub contact_count: u32,
+    /// Head [`edge_key`] of the intrusive joint list, or [`NULL_INDEX`].
+    pub joint_head: u32,
+    pub joint_count: u32,
+    /// The island this body belongs to, or [`NULL_INDEX`] (static bodies never have one).
+    pub island: u32,
+    /// Previous body (arena index) in the island's body list, or [`NULL_INDEX`].
+    pub island_prev: u32,
+    /// Next body (arena index) in the island's body list, or [`NULL_INDEX`].
+    pub island_next: u32,
+    /// The solver set holding this body's [`BodySim`] and [`BodyState`].
+    pub set_index: u32,
+    /// The index of this body's [`BodySim`] and [`BodyState`] within its solver set.
+    pub local_index: u32,
+    /// Opaque value for the user.
+    pub user_data: u64,
+    /// Speed (m/s, and rad/s times the body's extent) below which the body counts as resting.
+    pub sleep_threshold: f32,
+    /// How long (s) the body has been resting.
+    pub sleep_time: f32,
+    /// Whether this body may fall asleep.
+    pub enable_sleep: bool,
+    /// Whether the body's rotation is locked.
+    pub fixed_rotation: bool,
+    /// Whether the body wants continuous collision against dynamic bodies too.
+    pub is_bullet: bool,
+}
+
+impl Body {
+    /// Default resting speed threshold (m/s).
+    pub const DEFAULT_SLEEP_THRESHOLD: f32 = 0.05;
+
+    /// A body of `body_type` with empty lists, no island and no solver-set slot yet.
+    pub fn new(id: BodyId, body_type: BodyType) -> Body {
+        Body {
+            id,
+            body_type,
+            shapes: Vec::new(),
+            contact_head: NULL_INDEX,
+            contact_count: 0,
+            joint_head: NULL_INDEX,
+            joint_count: 0,
+            island: NULL_INDEX,
+            island_prev: NULL_INDEX,
+            island_next: NULL_INDEX,
+            set_index: NULL_INDEX,
+            local_index: NULL_INDEX,
+            user_data: 0,
+            sleep_threshold: Self::DEFAULT_SLEEP_THRESHOLD,
+            sleep_time: 0.0,
+            enable_sleep: true,
+            fixed_rotation: false,
+            is_bullet: false,
+        }
+    }
+
+    /// The [`body_flags`] bits this body's [`BodyState`] should carry.
+    pub fn state_flags(&self) -> u32 {
+        let mut flags = self.body_type.state_flags();
+        if self.fixed_rotation {
+            flags |= body_flags::FIXED_ROTATION;
+        }
+        if self.is_bullet {
+            flags |= body_flags::BULLET;
+        }
+        flags
+    }
+}
 
 /// The warm tier: what integration, preparation and finalisation read. Stored in a dense array
 /// parallel to the hot [`crate::BodyState`] array of the same solver set (same index).
@@ -52,5 +203,278 @@ impl Default for BodySim {
             gravity_scale: 1.0,
             body: u32::MAX,
         }
+    }
+}
+
+/// What [`BodyArrays::swap_remove`] took out, and which body filled the hole.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RemovedBody {
+    pub sim: BodySim,
+    pub state: BodyState,
+    /// The body (its [`BodySim::body`]) that moved from the last index into the removed index,
+    /// or `None` if the removed one was last. Its [`Body::local_index`] must become the removed
+    /// index.
+    pub moved_body: Option<u32>,
+}
+
+/// One solver set's bodies: the warm and hot tiers side by side, `sims[i]` and `states[i]`
+/// belonging to the same body. Dense, with O(1) push and swap-remove.
+#[derive(Clone, Debug, Default)]
+pub struct BodyArrays {
+    sims: Vec<BodySim>,
+    states: Vec<BodyState>,
+}
+
+impl BodyArrays {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn with_capacity(capacity: usize) -> Self {
+        BodyArrays {
+            sims: Vec::with_capacity(capacity),
+            states: Vec::with_capacity(capacity),
+        }
+    }
+
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.sims.len()
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.sims.is_empty()
+    }
+
+    /// Appends a body and returns its local index.
+    pub fn push(&mut self, sim: BodySim, state: BodyState) -> u32 {
+        let index = self.sims.len() as u32;
+        self.sims.push(sim);
+        self.states.push(state);
+        index
+    }
+
+    /// Removes the body at `index` by moving the last body into its place; `None` if `index` is
+    /// out of range. The caller must apply [`RemovedBody::moved_body`] (or use one of the
+    /// `swap_remove_*` helpers that do).
+    pub fn swap_remove(&mut self, index: u32) -> Option<RemovedBody> {
+        let i = index as usize;
+        if i >= self.sims.len() {
+            return None;
+        }
+        let sim = self.sims.swap_remove(i);
+        let state = self.states.swap_remove(i);
+        let moved_body = self.sims.get(i).map(|moved| moved.body);
+        Some(RemovedBody {
+            sim,
+            state,
+            moved_body,
+        })
+    }
+
+    /// [`swap_remove`](Self::swap_remove), then calls `fix_moved(moved_body, index)` for the body
+    /// that now lives at `index`, so the caller can update its back-reference wherever the cold
+    /// records are stored.
+    pub fn swap_remove_with(
+        &mut self,
+        index: u32,
+        fix_moved: impl FnOnce(u32, u32),
+    ) -> Option<RemovedBody> {
+        let removed = self.swap_remove(index)?;
+        if let Some(moved_body) = removed.moved_body {
+            fix_moved(moved_body, index);
+        }
+        Some(removed)
+    }
+
+    /// [`swap_remove`](Self::swap_remove) with the fix-up applied to cold records stored in a
+    /// slice indexed by body index: `bodies[moved_body].local_index = index`.
+    pub fn swap_remove_fixing(&mut self, index: u32, bodies: &mut [Body]) -> Option<RemovedBody> {
+        self.swap_remove_with(index, |moved_body, new_index| {
+            if let Some(body) = bodies.get_mut(moved_body as usize) {
+                body.local_index = new_index;
+            }
+        })
+    }
+
+    /// The warm records, in local-index order.
+    #[inline]
+    pub fn sims(&self) -> &[BodySim] {
+        &self.sims
+    }
+
+    #[inline]
+    pub fn sims_mut(&mut self) -> &mut [BodySim] {
+        &mut self.sims
+    }
+
+    /// The hot records, in local-index order.
+    #[inline]
+    pub fn states(&self) -> &[BodyState] {
+        &self.states
+    }
+
+    #[inline]
+    pub fn states_mut(&mut self) -> &mut [BodyState] {
+        &mut self.states
+    }
+
+    /// Both tiers at once, mutably (e.g. integrate positions from states into sims).
+    #[inline]
+    pub fn sims_and_states_mut(&mut self) -> (&mut [BodySim], &mut [BodyState]) {
+        (&mut self.sims, &mut self.states)
+    }
+
+    /// The body at `index`, both tiers.
+    #[inline]
+    pub fn get(&self, index: u32) -> Option<(&BodySim, &BodyState)> {
+        let i = index as usize;
+        Some((self.sims.get(i)?, self.states.get(i)?))
+    }
+
+    /// The body at `index`, both tiers, mutably.
+    #[inline]
+    pub fn get_mut(&mut self, index: u32) -> Option<(&mut BodySim, &mut BodyState)> {
+        let i = index as usize;
+        Some((self.sims.get_mut(i)?, self.states.get_mut(i)?))
+    }
+
+    pub fn clear(&mut self) {
+        self.sims.clear();
+        self.states.clear();
+    }
+
+    pub fn reserve(&mut self, additional: usize) {
+        self.sims.reserve(additional);
+        self.states.reserve(additional);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::id::{Arena, IdPool};
+    use crate::test_rng::XorShift64;
+
+    /// A sim/state pair whose payload identifies `body`, so moved records can be recognised.
+    fn records_for(body: u32) -> (BodySim, BodyState) {
+        let sim = BodySim {
+            body,
+            mass: body as f32 + 1.0,
+            ..BodySim::default()
+        };
+        let state = BodyState {
+            angular_velocity: body as f32,
+            ..BodyState::IDENTITY
+        };
+        (sim, state)
+    }
+
+    /// Every live body's back-reference points at its own records, and nothing else is stored.
+    fn assert_back_references(arrays: &BodyArrays, bodies: &[Body], live: &IdPool) {
+        assert_eq!(arrays.len(), live.count());
+        for index in live.iter() {
+            let local = bodies[index as usize].local_index;
+            let (sim, state) = arrays.get(local).expect("back-reference in range");
+            assert_eq!(sim.body, index);
+            assert_eq!(sim.mass, index as f32 + 1.0);
+            assert_eq!(state.angular_velocity, index as f32);
+        }
+    }
+
+    #[test]
+    fn swap_remove_reports_the_moved_body() {
+        let mut arrays = BodyArrays::new();
+        for body in [10, 11, 12, 13] {
+            let (sim, state) = records_for(body);
+            arrays.push(sim, state);
+        }
+        let removed = arrays.swap_remove(1).unwrap();
+        assert_eq!(removed.sim.body, 11);
+        assert_eq!(removed.state.angular_velocity, 11.0);
+        assert_eq!(removed.moved_body, Some(13));
+        assert_eq!(
+            arrays.sims().iter().map(|s| s.body).collect::<Vec<_>>(),
+            [10, 13, 12]
+        );
+        let last = arrays.swap_remove(2).unwrap();
+        assert_eq!((last.sim.body, last.moved_body), (12, None));
+        assert_eq!(arrays.swap_remove(2), None, "out of range is not a panic");
+        assert_eq!(arrays.len(), 2);
+    }
+
+    #[test]
+    fn random_add_remove_keeps_every_back_reference_correct() {
+        let mut rng = XorShift64::new(0xB0D1E5);
+        let mut arrays = BodyArrays::new();
+        let mut bodies: Vec<Body> = Vec::new();
+        let mut live = IdPool::new();
+        for _ in 0..10_000 {
+            if live.count() == 0 || rng.below(5) < 3 {
+                let index = live.alloc();
+                if index as usize == bodies.len() {
+                    bodies.push(Body::new(BodyId::new(index, 1), BodyType::Dynamic));
+                }
+                let (sim, state) = records_for(index);
+                bodies[index as usize].local_index = arrays.push(sim, state);
+            } else {
+                let victim = live.iter().nth(rng.below(live.count())).unwrap();
+                let local = bodies[victim as usize].local_index;
+                let removed = arrays.swap_remove_fixing(local, &mut bodies).unwrap();
+                assert_eq!(removed.sim.body, victim);
+                bodies[victim as usize].local_index = NULL_INDEX;
+                live.free(victim);
+            }
+            assert_back_references(&arrays, &bodies, &live);
+        }
+    }
+
+    #[test]
+    fn closure_fix_up_works_with_bodies_in_an_arena() {
+        let mut arena: Arena<Body, BodyId> = Arena::new();
+        let mut arrays = BodyArrays::new();
+        let ids: Vec<BodyId> = (0..5)
+            .map(|_| {
+                let id = arena.insert_with(|id| Body::new(id, BodyType::Dynamic));
+                let (sim, state) = records_for(id.index());
+                arena.get_mut(id).unwrap().local_index = arrays.push(sim, state);
+                id
+            })
+            .collect();
+        let victim = arena.remove(ids[0]).unwrap();
+        arrays.swap_remove_with(victim.local_index, |moved, new_index| {
+            arena.get_by_index_mut(moved).unwrap().local_index = new_index;
+        });
+        for (id, body) in arena.iter() {
+            assert_eq!(arrays.sims()[body.local_index as usize].body, id.index());
+        }
+        assert_eq!(arena.get(ids[4]).unwrap().local_index, 0);
+    }
+
+    #[test]
+    fn edge_keys_round_trip() {
+        for constraint in [0, 1, 12345, (1 << 31) - 1] {
+            for side in [0, 1] {
+                let key = edge_key(constraint, side);
+                assert_eq!((edge_constraint(key), edge_side(key)), (constraint, side));
+            }
+        }
+    }
+
+    #[test]
+    fn state_flags_follow_type_and_settings() {
+        let mut body = Body::new(BodyId::new(0, 1), BodyType::Dynamic);
+        assert_eq!(body.state_flags(), body_flags::DYNAMIC);
+        body.fixed_rotation = true;
+        body.is_bullet = true;
+        assert_eq!(
+            body.state_flags(),
+            body_flags::DYNAMIC | body_flags::FIXED_ROTATION | body_flags::BULLET
+        );
+        assert_eq!(BodyType::Kinematic.state_flags(), body_flags::KINEMATIC);
+        assert_eq!(BodyType::Static.state_flags(), 0);
+        assert_eq!(body.contact_head, NULL_INDEX);
+        assert_eq!(body.local_index, NULL_INDEX);
     }
 }

@@ -59,3 +59,33 @@ impl BodyState {
         delta_rotation: Rot::IDENTITY,
     };
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::{align_of, offset_of, size_of};
+
+    #[test]
+    fn layout_is_one_aligned_32_byte_record() {
+        assert_eq!(size_of::<BodyState>(), 32);
+        assert_eq!(align_of::<BodyState>(), 32);
+        // The wide gather transposes eight states as eight rows of eight f32 words; these are the
+        // word positions it relies on.
+        assert_eq!(offset_of!(BodyState, linear_velocity), 0);
+        assert_eq!(offset_of!(BodyState, angular_velocity), 8);
+        assert_eq!(offset_of!(BodyState, flags), 12);
+        assert_eq!(offset_of!(BodyState, delta_position), 16);
+        assert_eq!(offset_of!(BodyState, delta_rotation), 24);
+        let states = vec![BodyState::IDENTITY; 5];
+        for state in &states {
+            assert_eq!(std::ptr::from_ref(state) as usize % 32, 0);
+        }
+    }
+
+    #[test]
+    fn identity_is_at_rest_with_unit_rotation() {
+        let words: [f32; 8] = bytemuck::cast(BodyState::IDENTITY);
+        assert_eq!(words, [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
+        assert_eq!(BodyState::default(), BodyState::IDENTITY);
+    }
+}

@@ -16,6 +16,17 @@
 //!
 //! Each tier is its own dense array with O(1) add and swap-remove; whoever refers into a dense
 //! array (a body to its sim slot, a constraint to a body's state slot) is fixed up on removal.
+//! [`BodyArrays`] holds one solver set's `BodySim`s and `BodyState`s side by side and reports,
+//! on every swap-remove, which body moved into the hole, so the cold [`Body`]'s `local_index`
+//! can be rewritten.
+//!
+//! Objects users name (bodies, shapes, joints, contacts) live in an [`Arena`] and are named by
+//! 8-byte generational handles ([`BodyId`], [`ShapeId`], [`JointId`], [`ContactId`]): an index
+//! plus the generation of the slot it was issued for. Removing an object bumps its slot's
+//! generation, so an old handle is detected as stale — never silently redirected to whatever
+//! reuses the slot. Freed slots are reused last-in first-out, and everything iterates in index
+//! order, so the same sequence of calls yields the same ids on every run. [`IdPool`] hands out
+//! plain dense indices for tables that keep their own storage.
 
 pub mod bitset;
 pub mod body;
@@ -23,7 +34,15 @@ pub mod body_state;
 pub mod id;
 pub mod math;
 
+#[cfg(test)]
+mod test_rng;
+
 pub use bitset::BitSet;
+pub use body::{
+    Body, BodyArrays, BodySim, BodyType, NULL_INDEX, RemovedBody, edge_constraint, edge_key,
+    edge_side,
+};
 pub use body_state::{BodyState, NULL_BODY, body_flags};
 pub use glam::Vec2;
+pub use id::{Arena, ArenaKey, BodyId, ContactId, Id, IdPool, JointId, ShapeId};
 pub use math::{Rot, Transform, cross, cross_sv, cross_vs, left_perp, right_perp};

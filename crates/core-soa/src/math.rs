@@ -52,6 +52,10 @@ impl Rot {
 
     /// The composition `self ∘ other` (apply `other` first).
     #[inline]
+    #[allow(
+        clippy::should_implement_trait,
+        reason = "named to pair with `inv_mul`; composition order is clearer spelled out"
+    )]
     pub fn mul(self, other: Rot) -> Rot {
         Rot {
             c: self.c * other.c - self.s * other.s,
@@ -71,7 +75,10 @@ impl Rot {
     /// The inverse rotation.
     #[inline]
     pub fn inverse(self) -> Rot {
-        Rot { c: self.c, s: -self.s }
+        Rot {
+            c: self.c,
+            s: -self.s,
+        }
     }
 
     /// Returns the rotation scaled back to unit length (identity if degenerate).
@@ -80,7 +87,10 @@ impl Rot {
         let mag = (self.c * self.c + self.s * self.s).sqrt();
         if mag > 0.0 {
             let inv = 1.0 / mag;
-            Rot { c: self.c * inv, s: self.s * inv }
+            Rot {
+                c: self.c * inv,
+                s: self.s * inv,
+            }
         } else {
             Rot::IDENTITY
         }
@@ -101,7 +111,11 @@ impl Rot {
     #[inline]
     pub fn nlerp(a: Rot, b: Rot, t: f32) -> Rot {
         let u = 1.0 - t;
-        Rot { c: u * a.c + t * b.c, s: u * a.s + t * b.s }.normalize()
+        Rot {
+            c: u * a.c + t * b.c,
+            s: u * a.s + t * b.s,
+        }
+        .normalize()
     }
 
     /// The relative angle from `a` to `b`, in (−π, π].
@@ -123,7 +137,9 @@ impl Rot {
     }
 
     pub fn is_valid(self) -> bool {
-        self.c.is_finite() && self.s.is_finite() && ((self.c * self.c + self.s * self.s) - 1.0).abs() < 1e-3
+        self.c.is_finite()
+            && self.s.is_finite()
+            && ((self.c * self.c + self.s * self.s) - 1.0).abs() < 1e-3
     }
 }
 
@@ -136,7 +152,10 @@ pub struct Transform {
 }
 
 impl Transform {
-    pub const IDENTITY: Transform = Transform { p: Vec2::ZERO, q: Rot::IDENTITY };
+    pub const IDENTITY: Transform = Transform {
+        p: Vec2::ZERO,
+        q: Rot::IDENTITY,
+    };
 
     #[inline]
     pub fn new(p: Vec2, q: Rot) -> Transform {
@@ -157,19 +176,32 @@ impl Transform {
 
     /// The composition `self ∘ other`.
     #[inline]
+    #[allow(
+        clippy::should_implement_trait,
+        reason = "named to pair with `inv_mul`; composition order is clearer spelled out"
+    )]
     pub fn mul(self, other: Transform) -> Transform {
-        Transform { p: self.q.rotate(other.p) + self.p, q: self.q.mul(other.q) }
+        Transform {
+            p: self.q.rotate(other.p) + self.p,
+            q: self.q.mul(other.q),
+        }
     }
 
     /// `self⁻¹ ∘ other`: `other` expressed in the frame of `self`.
     #[inline]
     pub fn inv_mul(self, other: Transform) -> Transform {
-        Transform { p: self.q.inv_rotate(other.p - self.p), q: self.q.inv_mul(other.q) }
+        Transform {
+            p: self.q.inv_rotate(other.p - self.p),
+            q: self.q.inv_mul(other.q),
+        }
     }
 
     pub fn inverse(self) -> Transform {
         let q = self.q.inverse();
-        Transform { p: -q.rotate(self.p), q }
+        Transform {
+            p: -q.rotate(self.p),
+            q,
+        }
     }
 }
 
@@ -207,4 +239,172 @@ pub fn right_perp(v: Vec2) -> Vec2 {
 #[inline]
 pub fn is_finite(v: Vec2) -> bool {
     v.x.is_finite() && v.y.is_finite()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::f32::consts::PI;
+
+    /// Single-precision products and sums of unit-sized numbers carry a few ulps of error
+    /// (ε = 1.2e-7); 1e-6 allows about eight of them.
+    const UNIT_TOLERANCE: f32 = 1e-6;
+
+    fn angles() -> impl Iterator<Item = f32> {
+        (-12..=12).map(|k| k as f32 * PI / 12.0 + 0.01)
+    }
+
+    fn vectors() -> [Vec2; 4] {
+        [
+            Vec2::new(1.0, 0.0),
+            Vec2::new(-3.0, 2.5),
+            Vec2::new(0.25, -7.0),
+            Vec2::new(9.0, 9.0),
+        ]
+    }
+
+    fn assert_rot_close(a: Rot, b: Rot, tolerance: f32) {
+        assert!(
+            (a.c - b.c).abs() <= tolerance && (a.s - b.s).abs() <= tolerance,
+            "{a:?} vs {b:?}"
+        );
+    }
+
+    /// Vectors up to length ~13 here: the tolerance scales the unit one by the magnitude.
+    fn assert_vec_close(a: Vec2, b: Vec2) {
+        let tolerance = UNIT_TOLERANCE * 16.0 * (1.0 + b.length());
+        assert!((a - b).length() <= tolerance, "{a} vs {b}");
+    }
+
+    /// The distance between two angles on the circle (so ±π are the same angle).
+    fn angle_distance(a: f32, b: f32) -> f32 {
+        let d = (a - b).rem_euclid(2.0 * PI);
+        d.min(2.0 * PI - d)
+    }
+
+    #[test]
+    fn rotate_then_inv_rotate_is_identity_and_preserves_length() {
+        for angle in angles() {
+            let q = Rot::from_angle(angle);
+            for v in vectors() {
+                assert_vec_close(q.inv_rotate(q.rotate(v)), v);
+                assert!((q.rotate(v).length() - v.length()).abs() <= 1e-5 * v.length());
+            }
+        }
+        let quarter = Rot::from_angle(PI / 2.0);
+        assert_vec_close(quarter.rotate(Vec2::X), Vec2::Y);
+    }
+
+    #[test]
+    fn composition_adds_angles_and_inverse_undoes() {
+        for a in angles() {
+            for b in angles() {
+                let (qa, qb) = (Rot::from_angle(a), Rot::from_angle(b));
+                assert_rot_close(qa.mul(qb), Rot::from_angle(a + b), UNIT_TOLERANCE);
+                assert_rot_close(qa.inv_mul(qb), Rot::from_angle(b - a), UNIT_TOLERANCE);
+                assert_rot_close(qa.inv_mul(qb), qa.inverse().mul(qb), UNIT_TOLERANCE);
+                let relative = Rot::relative_angle(qa, qb);
+                let expected = Rot::from_angle(b - a).angle();
+                assert!(
+                    angle_distance(relative, expected) <= 1e-5,
+                    "{relative} vs {expected}"
+                );
+            }
+            let q = Rot::from_angle(a);
+            assert_rot_close(q.mul(q.inverse()), Rot::IDENTITY, UNIT_TOLERANCE);
+        }
+    }
+
+    /// One integration step turns by atan(Δθ), not Δθ: `q + Δθ·q⊥` has angle atan(Δθ) relative
+    /// to `q`, and normalising does not change the angle. Compounded, N steps give N·atan(Δθ).
+    #[test]
+    fn integrate_turns_by_atan_of_each_increment() {
+        let delta = 0.1_f32;
+        let steps = 20;
+        let mut q = Rot::IDENTITY;
+        for _ in 0..steps {
+            q = q.integrate(delta);
+        }
+        // Exact angle 2.0; first-order lag per step Δθ − atan Δθ ≈ Δθ³/3 = 3.3e-4, total 6.6e-3.
+        let expected = steps as f32 * delta.atan();
+        // Rounding: ~2.4e-7 rad per step (a few ulps through normalise), 20 steps ≈ 5e-6.
+        assert!(
+            (q.angle() - expected).abs() < 1e-5,
+            "{} vs {expected}",
+            q.angle()
+        );
+        assert!(
+            (q.angle() - 2.0).abs() > 5e-3,
+            "the first-order lag is really there"
+        );
+        assert!(q.is_valid());
+    }
+
+    /// With ω·h small the lag Δθ³/3 per step vanishes: ω = 1 rad/s, h = 1 ms, 1000 steps lag by
+    /// 1000·(1e-3)³/3 = 3.3e-7 rad. Rounding dominates: at most ~2.4e-7 rad per step in the worst
+    /// case, 2.4e-4 rad after 1000 steps, so that is the bound.
+    #[test]
+    fn integrate_many_small_steps_approaches_exact_angle() {
+        let (omega, h, steps) = (1.0_f32, 1e-3_f32, 1000);
+        let mut q = Rot::IDENTITY;
+        for _ in 0..steps {
+            q = q.integrate(omega * h);
+        }
+        let exact = omega * h * steps as f32;
+        assert!(
+            (q.angle() - exact).abs() < 2.4e-4,
+            "{} vs {exact}",
+            q.angle()
+        );
+        assert!(q.is_valid());
+    }
+
+    #[test]
+    fn nlerp_hits_endpoints_and_bisects_at_midpoint() {
+        let (a, b) = (0.3_f32, 1.9_f32);
+        let (qa, qb) = (Rot::from_angle(a), Rot::from_angle(b));
+        assert_rot_close(Rot::nlerp(qa, qb, 0.0), qa, UNIT_TOLERANCE);
+        assert_rot_close(Rot::nlerp(qa, qb, 1.0), qb, UNIT_TOLERANCE);
+        // The chord's midpoint lies on the bisector, so the normalised midpoint is exact.
+        let middle = Rot::nlerp(qa, qb, 0.5);
+        assert!((middle.angle() - 0.5 * (a + b)).abs() <= UNIT_TOLERANCE);
+        // Elsewhere nlerp is not uniform in angle, but it stays between the endpoints.
+        let quarter = Rot::nlerp(qa, qb, 0.25).angle();
+        assert!(a < quarter && quarter < middle.angle());
+    }
+
+    #[test]
+    fn transform_round_trips() {
+        let frames = [
+            Transform::new(Vec2::new(1.0, -2.0), Rot::from_angle(0.7)),
+            Transform::new(Vec2::new(-4.5, 3.0), Rot::from_angle(-2.9)),
+            Transform::IDENTITY,
+        ];
+        for a in frames {
+            for b in frames {
+                for v in vectors() {
+                    assert_vec_close(a.inv_apply(a.apply(v)), v);
+                    assert_vec_close(a.apply(a.inv_apply(v)), v);
+                    assert_vec_close(a.mul(b).apply(v), a.apply(b.apply(v)));
+                    assert_vec_close(a.inv_mul(b).apply(v), a.inv_apply(b.apply(v)));
+                    assert_vec_close(a.inverse().apply(v), a.inv_apply(v));
+                }
+                let back = a.mul(a.inv_mul(b));
+                assert_vec_close(back.p, b.p);
+                assert_rot_close(back.q, b.q, UNIT_TOLERANCE);
+            }
+        }
+    }
+
+    #[test]
+    fn cross_products_and_perpendiculars() {
+        let (a, b) = (Vec2::new(2.0, 3.0), Vec2::new(-1.0, 4.0));
+        assert_eq!(cross(a, b), 11.0);
+        assert_eq!(cross_sv(2.0, a), Vec2::new(-6.0, 4.0));
+        assert_eq!(cross_vs(a, 2.0), Vec2::new(6.0, -4.0));
+        assert_eq!(left_perp(a), Vec2::new(-3.0, 2.0));
+        assert_eq!(right_perp(a), Vec2::new(3.0, -2.0));
+        assert_eq!(cross(left_perp(a), a), -a.length_squared());
+        assert!(is_finite(a) && !is_finite(Vec2::new(f32::NAN, 0.0)));
+    }
 }
