@@ -67,3 +67,48 @@ impl Aabb {
         self.min.is_finite() && self.max.is_finite() && self.min.x <= self.max.x && self.min.y <= self.max.y
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn boxed(x0: f32, y0: f32, x1: f32, y1: f32) -> Aabb {
+        Aabb::new(Vec2::new(x0, y0), Vec2::new(x1, y1))
+    }
+
+    #[test]
+    fn overlap_counts_touching_and_rejects_separated() {
+        let a = boxed(0.0, 0.0, 2.0, 1.0);
+        assert!(a.overlaps(&boxed(1.0, 0.5, 3.0, 3.0)));
+        assert!(
+            a.overlaps(&boxed(2.0, 1.0, 3.0, 2.0)),
+            "corner contact counts"
+        );
+        assert!(!a.overlaps(&boxed(2.01, 0.0, 3.0, 1.0)));
+        assert!(!a.overlaps(&boxed(0.0, -2.0, 2.0, -0.01)));
+        assert!(a.overlaps(&boxed(-1.0, -1.0, 5.0, 5.0)), "enclosing box");
+    }
+
+    #[test]
+    fn containment_union_and_measures() {
+        let a = boxed(0.0, 0.0, 2.0, 1.0);
+        let b = boxed(-1.0, 0.5, 1.0, 3.0);
+        let u = a.union(&b);
+        assert_eq!(u, boxed(-1.0, 0.0, 2.0, 3.0));
+        assert!(u.contains(&a) && u.contains(&b));
+        assert!(!a.contains(&b));
+        assert!(a.contains(&a));
+        assert_eq!(a.perimeter(), 6.0);
+        assert_eq!(a.center(), Vec2::new(1.0, 0.5));
+        assert_eq!(a.extents(), Vec2::new(1.0, 0.5));
+        assert_eq!(a.fattened(0.1), boxed(-0.1, -0.1, 2.1, 1.1));
+    }
+
+    #[test]
+    fn validity() {
+        assert!(boxed(0.0, 0.0, 0.0, 0.0).is_valid());
+        assert!(!boxed(1.0, 0.0, 0.0, 1.0).is_valid());
+        assert!(!boxed(0.0, f32::NAN, 1.0, 1.0).is_valid());
+        assert!(!boxed(0.0, 0.0, f32::INFINITY, 1.0).is_valid());
+    }
+}

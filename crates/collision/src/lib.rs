@@ -1,6 +1,26 @@
 //! # collision — shapes, mass, queries and contact manifolds
 //!
-//! (Design essay to be completed.)
+//! Everything geometric that the World needs, with no knowledge of bodies, solvers or threads:
+//!
+//! ```text
+//!   shapes ──► mass (density → mass, centre, inertia)      hull: points → convex polygon
+//!     │    ──► geometry (AABB, centroid, extent)           chain: points → one-sided links
+//!     │    ──► raycast (hit point, normal, fraction)
+//!     │
+//!     ├──► tree: dynamic AABB tree of fattened boxes (broadphase, ray and box queries)
+//!     └──► collide: manifold of ≤ 2 points per shape pair, each with a feature id
+//! ```
+//!
+//! Shapes are stored in their body's local frame and every function takes the transform of the
+//! body origin. A manifold's normal points from shape A to shape B; each point carries its
+//! anchors relative to both body origins, its separation (negative when overlapping), and a
+//! feature id built from the clipping's edge indices. The id is what makes warm starting work:
+//! while the same two features touch, the same physical point keeps the same id from step to
+//! step, so the World's contact cache can hand the solver last step's accumulated impulses.
+//!
+//! Points are kept up to a *speculative* distance (4 × linear slop): a point that is about to
+//! touch is already in the manifold, and the solver only lets the bodies close that gap within
+//! the step, which removes most of the need for continuous collision between slow bodies.
 
 pub mod aabb;
 pub mod chain;
@@ -16,3 +36,8 @@ pub mod tree;
 pub use aabb::Aabb;
 pub use manifold::{LINEAR_SLOP, Manifold, ManifoldPoint, SPECULATIVE_DISTANCE};
 pub use shapes::{Capsule, ChainSegment, Circle, MAX_POLYGON_VERTICES, Polygon, Segment, Shape, ShapeKind};
+pub use chain::{ChainError, make_chain};
+pub use geometry::{compute_aabb, point_in_shape, shape_centroid, shape_extent};
+pub use hull::{HullError, make_box, make_offset_box, make_polygon, make_rounded_box, make_square};
+pub use mass::{MassData, compute_mass};
+pub use raycast::{RayCastInput, RayHit, ray_cast_aabb, ray_cast_shape};
