@@ -1,1 +1,359 @@
-//! (to be written)
+//! Moving body states between the awake-state array and the lanes of the wide solver.
+//!
+//! A bundle of [`LANES`] constraints refers to its bodies by index into the awake
+//! [`BodyState`] array. Before a wide kernel runs, [`gather`] reads those states and turns them
+//! "sideways" into a [`BodyStateW`], one field per wide register, one body per lane; after it,
+//! [`scatter`] turns them back and stores them.
+//!
+//! ```text
+//!   states[i0] = [vx vy ω flags dpx dpy qc qs]        vx    = [vx(i0) vx(i1) … vx(i7)]
+//!   states[i1] = [vx vy ω flags dpx dpy qc qs]   ⇄    vy    = [vy(i0) vy(i1) … vy(i7)]
+//!      …                                               …
+//!   states[i7] = [vx vy ω flags dpx dpy qc qs]        qs    = [qs(i0) qs(i1) … qs(i7)]
+//! ```
+//!
+//! A [`BodyState`] is exactly eight 4-byte fields, 32 bytes, 32-byte aligned, so with eight
+//! lanes this is an 8 × 8 transpose: eight aligned 256-bit loads, then 24 shuffles (unpack,
+//! shuffle, lane permute — `wide::f32x8::transpose`), and the reverse for the store. The flags
+//! word travels through the transpose as the bit pattern of an f32; shuffles move bits without
+//! interpreting them, so it comes out unchanged. Where eight lanes are not available (the
+//! `scalar` feature or a build without AVX2), the same result is produced lane by lane; both
+//! versions are public so tests and the micro-benchmark can compare them.
+//!
+//! Rules every version follows, and the tests check:
+//! - a lane whose index is [`NULL_BODY`] (a static body, or an unused lane of the last bundle)
+//!   gathers [`BodyState::IDENTITY`]: zero velocity, no displacement, flags 0;
+//! - scatter writes a lane back only if its index is not [`NULL_BODY`] *and* the stored state
+//!   has [`body_flags::DYNAMIC`]: kinematic bodies keep the velocity they were given, and a
+//!   padded lane writes nothing;
+//! - a written lane stores all 32 bytes, the flags as carried in the bundle (kernels leave them
+//!   as gathered).
+//!
+//! Indices other than [`NULL_BODY`] must be in bounds: they are built by the solver from its
+//! own awake-state array, so an out-of-range index is an internal bug and panics like any slice
+//! index. The colour invariant guarantees no dynamic body appears in two lanes of a bundle.
+
+use crate::wide::{FloatW, LANES, MaskW, RotW, Vec2W};
+use core_soa::{BodyState, NULL_BODY, body_flags};
+
+/// [`LANES`] body states, field by field.
+#[derive(Clone, Copy, Debug)]
+pub struct BodyStateW {
+    pub linear_velocity: Vec2W,
+    pub angular_velocity: FloatW,
+    /// The [`body_flags`] of each lane (0 for a [`NULL_BODY`] lane).
+    pub flags: [u32; LANES],
+    pub delta_position: Vec2W,
+    pub delta_rotation: RotW,
+}
+
+impl Default for BodyStateW {
+    fn default() -> Self {
+        BodyStateW::identity()
+    }
+}
+
+impl BodyStateW {
+    /// Every lane [`BodyState::IDENTITY`].
+    pub fn identity() -> BodyStateW {
+        BodyStateW::from_lanes(&[BodyState::IDENTITY; LANES])
+    }
+
+    /// Lane `i` is `states[i]`.
+    pub fn from_lanes(states: &[BodyState; LANES]) -> BodyStateW {
+        BodyStateW {
+            linear_velocity: Vec2W::from_lanes(states.map(|s| s.linear_velocity)),
+            angular_velocity: FloatW::from_array(states.map(|s| s.angular_velocity)),
+            flags: states.map(|s| s.flags),
+            delta_position: Vec2W::from_lanes(states.map(|s| s.delta_position)),
+            delta_rotation: RotW::from_lanes(states.map(|s| s.delta_rotation)),
+        }
+    }
+
+    /// The state of each lane.
+    pub fn to_lanes(&self) -> [BodyState; LANES] {
+        let v = self.linear_velocity.to_lanes();
+        let w = self.angular_velocity.to_array();
+        let dp = self.delta_position.to_lanes();
+        let dq = self.delta_rotation.to_lanes();
+        core::array::from_fn(|i| BodyState {
+            linear_velocity: v[i],
+            angular_velocity: w[i],
+            flags: self.flags[i],
+            delta_position: dp[i],
+            delta_rotation: dq[i],
+        })
+    }
+
+    /// True in the lanes whose flags contain every bit of `flag`.
+    pub fn has_flag(&self, flag: u32) -> MaskW {
+        MaskW::from_bools(self.flags.map(|f| f & flag == flag))
+    }
+}
+
+/// The state a constraint sees for body `index`: the stored one, or the identity for
+/// [`NULL_BODY`].
+#[inline]
+fn state_or_identity(states: &[BodyState], index: u32) -> BodyState {
+    if index == NULL_BODY {
+        BodyState::IDENTITY
+    } else {
+        states[index as usize]
+    }
+}
+
+/// Whether scatter may write body `index`: a real index of a dynamic body.
+#[inline]
+fn writable(states: &[BodyState], index: u32) -> bool {
+    index != NULL_BODY && states[index as usize].flags & body_flags::DYNAMIC != 0
+}
+
+/// Reads the states at `indices` into lanes (identity for [`NULL_BODY`]), with the fastest
+/// version this build has.
+#[inline]
+pub fn gather(states: &[BodyState], indices: &[u32; LANES]) -> BodyStateW {
+    #[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
+    {
+        gather_transposed(states, indices)
+    }
+    #[cfg(not(all(not(feature = "scalar"), target_feature = "avx2")))]
+    {
+        gather_lanewise(states, indices)
+    }
+}
+
+/// Writes the lanes of `bundle` back to the dynamic bodies at `indices`, with the fastest
+/// version this build has.
+#[inline]
+pub fn scatter(states: &mut [BodyState], indices: &[u32; LANES], bundle: &BodyStateW) {
+    #[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
+    {
+        scatter_transposed(states, indices, bundle)
+    }
+    #[cfg(not(all(not(feature = "scalar"), target_feature = "avx2")))]
+    {
+        scatter_lanewise(states, indices, bundle)
+    }
+}
+
+/// [`gather`] one lane at a time: the portable reference version.
+#[inline]
+pub fn gather_lanewise(states: &[BodyState], indices: &[u32; LANES]) -> BodyStateW {
+    BodyStateW::from_lanes(&indices.map(|index| state_or_identity(states, index)))
+}
+
+/// [`scatter`] one lane at a time: the portable reference version.
+#[inline]
+pub fn scatter_lanewise(states: &mut [BodyState], indices: &[u32; LANES], bundle: &BodyStateW) {
+    let lanes = bundle.to_lanes();
+    for (&index, state) in indices.iter().zip(lanes) {
+        if writable(states, index) {
+            states[index as usize] = state;
+        }
+    }
+}
+
+/// [`gather`] as eight 256-bit loads and an 8 × 8 transpose.
+#[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
+#[inline]
+pub fn gather_transposed(states: &[BodyState], indices: &[u32; LANES]) -> BodyStateW {
+    use ::wide::f32x8;
+    // A BodyState and an f32x8 are both 32 plain-old-data bytes with 32-byte alignment, so the
+    // cast is one aligned load.
+    let rows =
+        indices.map(|index| bytemuck::cast::<BodyState, f32x8>(state_or_identity(states, index)));
+    let [vx, vy, w, flags, dpx, dpy, qc, qs] = f32x8::transpose(rows);
+    BodyStateW {
+        linear_velocity: Vec2W::new(FloatW(vx), FloatW(vy)),
+        angular_velocity: FloatW(w),
+        flags: bytemuck::cast::<f32x8, [u32; LANES]>(flags),
+        delta_position: Vec2W::new(FloatW(dpx), FloatW(dpy)),
+        delta_rotation: RotW {
+            c: FloatW(qc),
+            s: FloatW(qs),
+        },
+    }
+}
+
+/// [`scatter`] as an 8 × 8 transpose and one 256-bit store per written lane.
+#[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
+#[inline]
+pub fn scatter_transposed(states: &mut [BodyState], indices: &[u32; LANES], bundle: &BodyStateW) {
+    use ::wide::f32x8;
+    let columns = [
+        bundle.linear_velocity.x.0,
+        bundle.linear_velocity.y.0,
+        bundle.angular_velocity.0,
+        bytemuck::cast::<[u32; LANES], f32x8>(bundle.flags),
+        bundle.delta_position.x.0,
+        bundle.delta_position.y.0,
+        bundle.delta_rotation.c.0,
+        bundle.delta_rotation.s.0,
+    ];
+    let rows = f32x8::transpose(columns);
+    for (&index, row) in indices.iter().zip(rows) {
+        if writable(states, index) {
+            states[index as usize] = bytemuck::cast::<f32x8, BodyState>(row);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core_soa::{Rot, Vec2};
+
+    const BODIES: usize = 64;
+
+    /// Distinct, recognisable states: body k has velocity (k, −k)…, and every third body is
+    /// kinematic, every fifth static-like (no flag), the rest dynamic.
+    fn states() -> Vec<BodyState> {
+        (0..BODIES)
+            .map(|k| {
+                let f = k as f32;
+                let flags = match k {
+                    _ if k % 5 == 0 => 0,
+                    _ if k % 3 == 0 => body_flags::KINEMATIC,
+                    _ => body_flags::DYNAMIC | ((k as u32 % 2) * body_flags::BULLET),
+                };
+                BodyState {
+                    linear_velocity: Vec2::new(f + 0.25, -f),
+                    angular_velocity: 0.5 * f - 3.0,
+                    flags,
+                    delta_position: Vec2::new(f * 0.01, 1.0 - f),
+                    delta_rotation: Rot::from_angle(0.1 * f),
+                }
+            })
+            .collect()
+    }
+
+    /// Index bundles covering every body exactly once, in a scrambled order, with NULL lanes
+    /// sprinkled in and one all-NULL bundle at the end.
+    fn bundles() -> Vec<[u32; LANES]> {
+        let mut next = 0u32;
+        let mut bundles = Vec::new();
+        for b in 0.. {
+            if next as usize >= BODIES {
+                break;
+            }
+            bundles.push(core::array::from_fn(|lane| {
+                if (b * 7 + lane * 3) % 5 == 0 || next as usize >= BODIES {
+                    NULL_BODY
+                } else {
+                    next += 1;
+                    // A fixed permutation of 0..BODIES (37 is coprime to 64).
+                    (next - 1) * 37 % BODIES as u32
+                }
+            }));
+        }
+        bundles.push([NULL_BODY; LANES]);
+        bundles
+    }
+
+    fn bump(bundle: &mut BodyStateW) {
+        let one = FloatW::one();
+        bundle.linear_velocity.x += one;
+        bundle.angular_velocity -= one;
+        bundle.delta_position.y += one;
+    }
+
+    #[test]
+    fn gather_then_scatter_leaves_states_unchanged() {
+        let original = states();
+        let mut states = original.clone();
+        for indices in bundles() {
+            let bundle = gather(&states, &indices);
+            scatter(&mut states, &indices, &bundle);
+        }
+        assert_eq!(states, original);
+    }
+
+    #[test]
+    fn gather_reads_states_and_null_lanes_as_identity() {
+        let states = states();
+        let mut saw_null = false;
+        for indices in bundles() {
+            let lanes = gather(&states, &indices).to_lanes();
+            for (&index, got) in indices.iter().zip(lanes) {
+                if index == NULL_BODY {
+                    saw_null = true;
+                    assert_eq!(got, BodyState::IDENTITY);
+                } else {
+                    assert_eq!(got, states[index as usize]);
+                }
+            }
+        }
+        assert!(saw_null);
+    }
+
+    #[test]
+    fn scatter_writes_only_dynamic_bodies() {
+        let original = states();
+        let mut states = original.clone();
+        let mut written = 0;
+        for indices in bundles() {
+            let mut bundle = gather(&states, &indices);
+            bump(&mut bundle);
+            scatter(&mut states, &indices, &bundle);
+        }
+        for (k, (now, before)) in states.iter().zip(&original).enumerate() {
+            if before.flags & body_flags::DYNAMIC != 0 {
+                written += 1;
+                assert_eq!(
+                    now.linear_velocity.x,
+                    before.linear_velocity.x + 1.0,
+                    "body {k}"
+                );
+                assert_eq!(
+                    now.angular_velocity,
+                    before.angular_velocity - 1.0,
+                    "body {k}"
+                );
+                assert_eq!(
+                    now.delta_position.y,
+                    before.delta_position.y + 1.0,
+                    "body {k}"
+                );
+                assert_eq!(
+                    (now.flags, now.delta_rotation),
+                    (before.flags, before.delta_rotation)
+                );
+            } else {
+                assert_eq!(now, before, "non-dynamic body {k} was written");
+            }
+        }
+        assert!(written > 0 && written < BODIES);
+    }
+
+    #[test]
+    fn has_flag_reads_lane_flags() {
+        let states = states();
+        let indices = bundles()[0];
+        let mask = gather(&states, &indices)
+            .has_flag(body_flags::DYNAMIC)
+            .to_bools();
+        for (lane, &index) in indices.iter().enumerate() {
+            let dynamic =
+                index != NULL_BODY && states[index as usize].flags & body_flags::DYNAMIC != 0;
+            assert_eq!(mask[lane], dynamic, "lane {lane}");
+        }
+    }
+
+    #[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
+    #[test]
+    fn transposed_and_lanewise_agree() {
+        let mut by_transpose = states();
+        let mut by_lane = by_transpose.clone();
+        for indices in bundles() {
+            let mut a = gather_transposed(&by_transpose, &indices);
+            let mut b = gather_lanewise(&by_lane, &indices);
+            assert_eq!(a.to_lanes(), b.to_lanes());
+            bump(&mut a);
+            bump(&mut b);
+            scatter_transposed(&mut by_transpose, &indices, &a);
+            scatter_lanewise(&mut by_lane, &indices, &b);
+            let bytes = |s: &[BodyState]| bytemuck::cast_slice::<BodyState, u8>(s).to_vec();
+            assert_eq!(bytes(&by_transpose), bytes(&by_lane));
+        }
+    }
+}
