@@ -1,0 +1,553 @@
+//! Tests of the dynamic tree against a brute-force model of the same proxies.
+
+use super::traverse::{NodeStack, Segment};
+use super::*;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// SplitMix64: a tiny, well-mixed generator, enough for reproducible test data.
+struct Rng(u64);
+
+impl Rng {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `[lo, hi)`.
+    fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        let unit = (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+        lo + (hi - lo) * unit
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    fn vec2(&mut self, lo: f32, hi: f32) -> Vec2 {
+        Vec2::new(self.range(lo, hi), self.range(lo, hi))
+    }
+
+    /// A box of random size (`0.05..max_size` per axis) somewhere in `[0, world)²`.
+    fn aabb(&mut self, world: f32, max_size: f32) -> Aabb {
+        let min = self.vec2(0.0, world);
+        let size = Vec2::new(self.range(0.05, max_size), self.range(0.05, max_size));
+        Aabb::new(min, min + size)
+    }
+
+    /// One of four category bits, occasionally two.
+    fn categories(&mut self) -> u64 {
+        (1 << self.below(4))
+            | if self.below(8) == 0 {
+                1 << self.below(4)
+            } else {
+                0
+            }
+    }
+}
+
+const WORLD: f32 = 400.0;
+
+/// What the tree should hold for one proxy, maintained independently of the tree.
+#[derive(Clone, Copy, Debug)]
+struct ModelProxy {
+    fat: Aabb,
+    categories: u64,
+    user_data: u64,
+}
+
+/// The tree under test and the brute-force model of its proxies.
+struct Harness {
+    tree: DynamicTree,
+    model: BTreeMap<u32, ModelProxy>,
+    next_user_data: u64,
+}
+
+impl Harness {
+    fn new(margin: f32) -> Self {
+        Harness {
+            tree: DynamicTree::new(margin),
+            model: BTreeMap::new(),
+            next_user_data: 1000,
+        }
+    }
+
+    fn create(&mut self, tight: Aabb, categories: u64) -> u32 {
+        self.next_user_data += 7;
+        let user_data = self.next_user_data;
+        let proxy = self.tree.create_proxy(tight, categories, user_data);
+        let fat = tight.fattened(self.tree.margin());
+        let previous = self.model.insert(
+            proxy,
+            ModelProxy {
+                fat,
+                categories,
+                user_data,
+            },
+        );
+        assert!(previous.is_none(), "proxy id {proxy} handed out twice");
+        proxy
+    }
+
+    fn destroy(&mut self, proxy: u32) {
+        self.tree.destroy_proxy(proxy);
+        self.model.remove(&proxy);
+    }
+
+    /// Moves a proxy and checks the re-insertion rule against the model.
+    fn move_to(&mut self, proxy: u32, tight: Aabb) {
+        let model = self.model.get_mut(&proxy).unwrap();
+        let should_move = !model.fat.contains(&tight);
+        assert_eq!(self.tree.move_proxy(proxy, tight), should_move);
+        if should_move {
+            model.fat = tight.fattened(self.tree.margin());
+        }
+        assert_eq!(self.tree.fat_aabb(proxy), model.fat);
+    }
+
+    fn random_proxy(&self, rng: &mut Rng) -> u32 {
+        let keys: Vec<u32> = self.model.keys().copied().collect();
+        keys[rng.below(keys.len())]
+    }
+
+    fn check_query(&self, query: &Aabb, mask: u64) -> usize {
+        let mut found = BTreeSet::new();
+        self.tree.query(query, mask, |proxy, user_data| {
+            assert_eq!(user_data, self.model[&proxy].user_data);
+            assert!(found.insert(proxy), "proxy {proxy} reported twice");
+            true
+        });
+        let expected: BTreeSet<u32> = self
+            .model
+            .iter()
+            .filter(|(_, p)| p.categories & mask != 0 && p.fat.overlaps(query))
+            .map(|(&id, _)| id)
+            .collect();
+        assert_eq!(found, expected, "query {query:?} mask {mask:#b}");
+        found.len()
+    }
+
+    /// Checks the closest hit and the set of all touched proxies against brute force.
+    fn check_ray(&self, origin: Vec2, translation: Vec2, max_fraction: f32, mask: u64) -> usize {
+        let segment = Segment::new(origin, translation);
+        let brute = self.model.iter().filter(|(_, p)| p.categories & mask != 0);
+        let expected_closest = brute
+            .clone()
+            .filter_map(|(_, p)| segment.entry_fraction(&p.fat, max_fraction))
+            .reduce(f32::min);
+        let expected_all: BTreeSet<u32> = brute
+            .filter(|(_, p)| segment.entry_fraction(&p.fat, max_fraction).is_some())
+            .map(|(&id, _)| id)
+            .collect();
+
+        let mut closest: Option<f32> = None;
+        self.tree.ray_cast(
+            origin,
+            translation,
+            max_fraction,
+            mask,
+            |o, t, current_max, proxy, _| {
+                assert_eq!((o, t), (origin, translation));
+                let entry = segment
+                    .entry_fraction(&self.model[&proxy].fat, current_max)
+                    .expect("tree reported a miss");
+                closest = Some(closest.map_or(entry, |c| c.min(entry)));
+                entry
+            },
+        );
+        assert_eq!(
+            closest, expected_closest,
+            "closest hit of ray {origin} + t {translation}"
+        );
+
+        for ignore_value in [-1.0, f32::NAN] {
+            let mut all = BTreeSet::new();
+            self.tree.ray_cast(
+                origin,
+                translation,
+                max_fraction,
+                mask,
+                |_, _, current_max, proxy, user_data| {
+                    assert_eq!(
+                        current_max, max_fraction,
+                        "segment clipped without being asked"
+                    );
+                    assert_eq!(user_data, self.model[&proxy].user_data);
+                    assert!(all.insert(proxy));
+                    if ignore_value.is_nan() {
+                        current_max
+                    } else {
+                        ignore_value
+                    }
+                },
+            );
+            assert_eq!(
+                all, expected_all,
+                "all hits of ray {origin} + t {translation}"
+            );
+        }
+        expected_all.len()
+    }
+
+    /// Random query boxes and rays; returns the total number of hits seen (so a caller can
+    /// check the tests were not vacuous).
+    fn check_random_queries(&self, rng: &mut Rng, count: usize) -> usize {
+        let mut hits = 0;
+        for _ in 0..count {
+            let mask = if rng.below(4) == 0 {
+                u64::MAX
+            } else {
+                rng.categories()
+            };
+            hits += self.check_query(&rng.aabb(WORLD, 30.0), mask);
+            let origin = rng.vec2(-20.0, WORLD + 20.0);
+            let translation = match rng.below(5) {
+                0 => Vec2::new(rng.range(-200.0, 200.0), 0.0),
+                1 => Vec2::new(0.0, rng.range(-200.0, 200.0)),
+                _ => rng.vec2(-200.0, 200.0),
+            };
+            hits += self.check_ray(origin, translation, rng.range(0.1, 1.0), mask);
+        }
+        hits
+    }
+}
+
+#[test]
+fn matches_brute_force_through_moves_removals_and_rebuild() {
+    let mut rng = Rng(0x5EED_0001);
+    let mut h = Harness::new(AABB_MARGIN);
+    for _ in 0..10_000 {
+        let (tight, categories) = (rng.aabb(WORLD, 6.0), rng.categories());
+        h.create(tight, categories);
+    }
+    h.tree.validate().unwrap();
+    assert!(h.check_random_queries(&mut rng, 100) > 1000);
+
+    let (mut reinserted, mut kept) = (0, 0);
+    for _batch in 0..8 {
+        for _ in 0..2000 {
+            let proxy = h.random_proxy(&mut rng);
+            let fat = h.tree.fat_aabb(proxy);
+            let tight = fat.fattened(-AABB_MARGIN);
+            let step = if rng.below(5) == 0 {
+                rng.vec2(-50.0, 50.0)
+            } else {
+                rng.vec2(-0.12, 0.12)
+            };
+            let moved = Aabb::new(tight.min + step, tight.max + step);
+            if fat.contains(&moved) {
+                kept += 1
+            } else {
+                reinserted += 1
+            }
+            h.move_to(proxy, moved);
+        }
+        for _ in 0..500 {
+            let proxy = h.random_proxy(&mut rng);
+            h.destroy(proxy);
+        }
+        for _ in 0..500 {
+            let (tight, categories) = (rng.aabb(WORLD, 6.0), rng.categories());
+            h.create(tight, categories);
+        }
+        h.tree.validate().unwrap();
+        assert_eq!(h.tree.proxy_count(), h.model.len());
+        assert!(h.check_random_queries(&mut rng, 50) > 500);
+    }
+    assert!(
+        kept > 1000 && reinserted > 1000,
+        "moves: {kept} kept, {reinserted} re-inserted"
+    );
+
+    h.tree.rebuild();
+    h.tree.validate().unwrap();
+    assert!(h.check_random_queries(&mut rng, 100) > 1000);
+    // The tree keeps working incrementally after a rebuild.
+    for _ in 0..1000 {
+        let proxy = h.random_proxy(&mut rng);
+        h.move_to(proxy, rng.aabb(WORLD, 6.0));
+    }
+    h.tree.validate().unwrap();
+    assert!(h.check_random_queries(&mut rng, 50) > 500);
+}
+
+#[test]
+fn move_within_margin_keeps_the_fat_box_and_beyond_reinserts() {
+    let mut tree = DynamicTree::new(AABB_MARGIN);
+    let tight = Aabb::new(Vec2::new(1.0, 2.0), Vec2::new(2.0, 3.0));
+    let other = tree.create_proxy(Aabb::new(Vec2::splat(10.0), Vec2::splat(11.0)), 1, 0);
+    let proxy = tree.create_proxy(tight, 1, 7);
+    let fat = tree.fat_aabb(proxy);
+    assert_eq!(fat, Aabb::new(Vec2::new(0.9, 1.9), Vec2::new(2.1, 3.1)));
+
+    // 0.05 < margin: still inside the fat box.
+    let nudged = Aabb::new(
+        tight.min + Vec2::new(0.05, -0.05),
+        tight.max + Vec2::new(0.05, -0.05),
+    );
+    assert!(!tree.move_proxy(proxy, nudged));
+    assert_eq!(tree.fat_aabb(proxy), fat);
+
+    // 0.15 > margin on x: escapes, so the fat box is rebuilt around the new tight box.
+    let pushed = Aabb::new(
+        tight.min + Vec2::new(0.15, 0.0),
+        tight.max + Vec2::new(0.15, 0.0),
+    );
+    assert!(tree.move_proxy(proxy, pushed));
+    assert_eq!(tree.fat_aabb(proxy), pushed.fattened(AABB_MARGIN));
+    assert_eq!((tree.user_data(proxy), tree.category_bits(proxy)), (7, 1));
+    assert_eq!(
+        tree.fat_aabb(other),
+        Aabb::new(Vec2::splat(9.9), Vec2::splat(11.1))
+    );
+    tree.validate().unwrap();
+}
+
+#[test]
+fn static_tree_keeps_tight_boxes_and_bad_margins_are_zero() {
+    let tight = Aabb::new(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.5));
+    for margin in [0.0, -1.0, f32::NAN, f32::INFINITY] {
+        let mut tree = DynamicTree::new(margin);
+        let proxy = tree.create_proxy(tight, 1, 0);
+        assert_eq!(tree.fat_aabb(proxy), tight);
+        // Any change leaves a zero-margin box, so a moved static proxy is always re-inserted.
+        let moved = Aabb::new(tight.min + Vec2::X * 1e-3, tight.max + Vec2::X * 1e-3);
+        assert!(tree.move_proxy(proxy, moved));
+    }
+}
+
+#[test]
+fn same_operations_give_identical_trees() {
+    let build = || {
+        let mut rng = Rng(42);
+        let mut h = Harness::new(AABB_MARGIN);
+        for _ in 0..2000 {
+            let (tight, categories) = (rng.aabb(100.0, 3.0), rng.categories());
+            h.create(tight, categories);
+        }
+        for _ in 0..1000 {
+            let proxy = h.random_proxy(&mut rng);
+            if rng.below(3) == 0 {
+                h.destroy(proxy)
+            } else {
+                h.move_to(proxy, rng.aabb(100.0, 3.0))
+            }
+        }
+        h.tree
+    };
+    let (a, b) = (build(), build());
+    assert_eq!((a.root, a.free_list), (b.root, b.free_list));
+    assert!(a.nodes == b.nodes);
+    let mut rebuilt = (a.clone(), b.clone());
+    rebuilt.0.rebuild();
+    rebuilt.1.rebuild();
+    assert!(rebuilt.0.nodes == rebuilt.1.nodes);
+}
+
+#[test]
+fn sorted_insertion_stays_shallow() {
+    // A row of 4096 equal boxes inserted left to right: without rotations every insertion
+    // would land beside the last leaf and the height would grow linearly. A balanced tree of
+    // n leaves has height ceil(log2 n) = 12; AVL trees stay below 1.44 log2 n ≈ 17.3. We allow
+    // 2 log2 n = 24, which a linear chain (height 4095) misses by far.
+    let mut tree = DynamicTree::new(0.0);
+    for i in 0..4096 {
+        let x = i as f32;
+        tree.create_proxy(Aabb::new(Vec2::new(x, 0.0), Vec2::new(x + 0.9, 1.0)), 1, i);
+    }
+    tree.validate().unwrap();
+    assert!(tree.height() <= 24, "height {}", tree.height());
+    tree.rebuild();
+    tree.validate().unwrap();
+    assert!(
+        tree.height() <= 24,
+        "height after rebuild {}",
+        tree.height()
+    );
+}
+
+#[test]
+fn area_ratio_of_a_known_tree() {
+    // Two unit boxes side by side: the root is the only internal node, so the ratio is 0.
+    let mut tree = DynamicTree::new(0.0);
+    tree.create_proxy(Aabb::new(Vec2::ZERO, Vec2::ONE), 1, 0);
+    tree.create_proxy(Aabb::new(Vec2::new(2.0, 0.0), Vec2::new(3.0, 1.0)), 1, 1);
+    assert_eq!(tree.area_ratio(), 0.0);
+    // A third box far to the right: the cheapest tree pairs the first two (perimeter 8) under
+    // a root spanning [0, 101] x [0, 1] (perimeter 204).
+    tree.create_proxy(
+        Aabb::new(Vec2::new(100.0, 0.0), Vec2::new(101.0, 1.0)),
+        1,
+        2,
+    );
+    assert!(
+        (tree.area_ratio() - 8.0 / 204.0).abs() < 1e-6,
+        "ratio {}",
+        tree.area_ratio()
+    );
+    assert_eq!(tree.height(), 2);
+}
+
+#[test]
+fn queries_stop_when_the_callback_says_so() {
+    let mut tree = DynamicTree::new(AABB_MARGIN);
+    for i in 0..100 {
+        let x = i as f32 * 0.5;
+        tree.create_proxy(Aabb::new(Vec2::new(x, 0.0), Vec2::new(x + 1.0, 1.0)), 1, i);
+    }
+    let everything = Aabb::new(Vec2::splat(-10.0), Vec2::splat(100.0));
+    let mut calls = 0;
+    tree.query(&everything, u64::MAX, |_, _| {
+        calls += 1;
+        calls < 3
+    });
+    assert_eq!(calls, 3);
+    let mut calls = 0;
+    tree.ray_cast(
+        Vec2::new(-5.0, 0.5),
+        Vec2::new(100.0, 0.0),
+        1.0,
+        u64::MAX,
+        |_, _, _, _, _| {
+            calls += 1;
+            0.0
+        },
+    );
+    assert_eq!(calls, 1);
+    // A mask no proxy carries reaches nothing.
+    tree.query(&everything, 2, |_, _| panic!("masked proxy reported"));
+}
+
+#[test]
+fn empty_tree_answers_nothing() {
+    let mut tree = DynamicTree::new(AABB_MARGIN);
+    tree.validate().unwrap();
+    assert_eq!(
+        (tree.height(), tree.proxy_count(), tree.area_ratio()),
+        (0, 0, 0.0)
+    );
+    tree.query(
+        &Aabb::new(Vec2::splat(-1e9), Vec2::splat(1e9)),
+        u64::MAX,
+        |_, _| panic!("empty"),
+    );
+    tree.ray_cast(Vec2::ZERO, Vec2::X, 1.0, u64::MAX, |_, _, _, _, _| {
+        panic!("empty")
+    });
+    tree.rebuild();
+    tree.validate().unwrap();
+    let proxy = tree.create_proxy(Aabb::new(Vec2::ZERO, Vec2::ONE), 1, 0);
+    tree.destroy_proxy(proxy);
+    tree.validate().unwrap();
+    assert!(!tree.is_proxy(proxy));
+}
+
+#[test]
+fn shift_origin_translates_every_box() {
+    let mut rng = Rng(7);
+    let mut h = Harness::new(AABB_MARGIN);
+    for _ in 0..500 {
+        let (tight, categories) = (rng.aabb(100.0, 4.0), rng.categories());
+        h.create(tight, categories);
+    }
+    let new_origin = Vec2::new(30.0, -12.5);
+    h.tree.shift_origin(new_origin);
+    for proxy in h.model.values_mut() {
+        proxy.fat = Aabb::new(proxy.fat.min - new_origin, proxy.fat.max - new_origin);
+    }
+    h.tree.validate().unwrap();
+    for (&id, proxy) in &h.model {
+        assert_eq!(h.tree.fat_aabb(id), proxy.fat);
+    }
+    for _ in 0..50 {
+        let query = rng.aabb(100.0, 20.0);
+        h.check_query(
+            &Aabb::new(query.min - new_origin, query.max - new_origin),
+            u64::MAX,
+        );
+    }
+}
+
+#[test]
+fn slab_test_entry_fractions() {
+    let unit = Aabb::new(Vec2::ZERO, Vec2::ONE);
+    // Diagonal ray from (-1, -0.5) with direction (4, 2): enters x at t = 0.25, y at 0.25.
+    let diagonal = Segment::new(Vec2::new(-1.0, -0.5), Vec2::new(4.0, 2.0));
+    assert_eq!(diagonal.entry_fraction(&unit, 1.0), Some(0.25));
+    assert_eq!(diagonal.entry_fraction(&unit, 0.2), None);
+    // Starting inside: entry 0.
+    assert_eq!(
+        Segment::new(Vec2::splat(0.5), Vec2::X).entry_fraction(&unit, 1.0),
+        Some(0.0)
+    );
+    // Parallel to x, outside in y: miss; inside in y: hit at x = 0, t = 2 / 4.
+    assert_eq!(
+        Segment::new(Vec2::new(-2.0, 1.5), Vec2::new(4.0, 0.0)).entry_fraction(&unit, 1.0),
+        None
+    );
+    assert_eq!(
+        Segment::new(Vec2::new(-2.0, 1.0), Vec2::new(4.0, 0.0)).entry_fraction(&unit, 1.0),
+        Some(0.5)
+    );
+    // Pointing away.
+    assert_eq!(
+        Segment::new(Vec2::new(2.0, 0.5), Vec2::new(1.0, 0.0)).entry_fraction(&unit, 1.0),
+        None
+    );
+}
+
+#[test]
+fn node_stack_spills_and_stays_last_in_first_out() {
+    let mut stack = NodeStack::new();
+    for i in 0..200 {
+        stack.push(i);
+    }
+    for i in (150..200).rev() {
+        assert_eq!(stack.pop(), Some(i));
+    }
+    stack.push(1000);
+    assert_eq!(stack.pop(), Some(1000));
+    for i in (0..150).rev() {
+        assert_eq!(stack.pop(), Some(i));
+    }
+    assert_eq!(stack.pop(), None);
+}
+
+/// Breaks one invariant of a tree, given the root and a leaf index.
+type Corruption = fn(&mut DynamicTree, usize, usize);
+
+#[test]
+fn validate_detects_corruption() {
+    let mut tree = DynamicTree::new(AABB_MARGIN);
+    let proxies: Vec<u32> = (0..16)
+        .map(|i| {
+            let x = i as f32 * 3.0;
+            tree.create_proxy(Aabb::new(Vec2::new(x, 0.0), Vec2::new(x + 1.0, 1.0)), 1, i)
+        })
+        .collect();
+    tree.destroy_proxy(proxies[3]);
+    tree.destroy_proxy(proxies[9]);
+    tree.validate().unwrap();
+    let root = tree.root as usize;
+    let leaf = proxies[0] as usize;
+    let corruptions: [(&str, Corruption); 6] = [
+        ("height", |t, root, _| t.nodes[root].height += 1),
+        ("box", |t, root, _| t.nodes[root].aabb.max.x += 1.0),
+        ("categories", |t, _, leaf| t.nodes[leaf].category_bits = 2),
+        ("parent link", |t, root, leaf| {
+            t.nodes[leaf].parent_or_next = root as u32
+        }),
+        ("proxy count", |t, _, _| t.proxy_count += 1),
+        ("free list", |t, _, _| {
+            let head = t.free_list as usize;
+            t.nodes[head].parent_or_next = head as u32;
+        }),
+    ];
+    for (what, corrupt) in corruptions {
+        let mut broken = tree.clone();
+        corrupt(&mut broken, root, leaf);
+        assert!(broken.validate().is_err(), "corrupted {what} not detected");
+    }
+}

@@ -1,0 +1,190 @@
+//! Box queries and ray casts over the tree.
+//!
+//! Both walk the tree depth first with an explicit stack. A node is entered only when its box
+//! passes the geometric test and its category bits (the OR over its subtree) intersect the mask,
+//! so a subtree of, say, static debris is skipped whole by a query that masks debris out.
+//!
+//! The ray is the segment `origin + t · translation` for `t ∈ [0, max_fraction]`, tested against
+//! boxes with the slab method: on each axis the segment is inside the slab `[min, max]` for
+//! `t ∈ [(min − o)/d, (max − o)/d]` (swapped when `d < 0`); the segment meets the box when the
+//! intersection of the per-axis intervals with `[0, max_fraction]` is not empty, and the entry
+//! fraction is the interval's lower end. Because `(a − o) · (1/d)` is monotone in `a` even in
+//! floating point, a box that contains another never reports a later entry or an earlier exit, so
+//! pruning at an internal node never loses a leaf that the same test would accept.
+
+use super::{DynamicTree, NULL_NODE};
+use crate::aabb::Aabb;
+use core_soa::Vec2;
+
+/// Stack entries kept inline before spilling to the heap: a depth-first walk holds at most
+/// `height + 1` entries, and balanced trees of millions of proxies stay far below this.
+const INLINE_STACK: usize = 64;
+
+/// A last-in-first-out stack of node indices that allocates only when it outgrows its inline
+/// array.
+pub(super) struct NodeStack {
+    inline: [u32; INLINE_STACK],
+    inline_len: usize,
+    spilled: Vec<u32>,
+}
+
+impl NodeStack {
+    pub(super) fn new() -> Self {
+        NodeStack {
+            inline: [0; INLINE_STACK],
+            inline_len: 0,
+            spilled: Vec::new(),
+        }
+    }
+
+    #[inline]
+    pub(super) fn push(&mut self, index: u32) {
+        if self.inline_len < INLINE_STACK {
+            self.inline[self.inline_len] = index;
+            self.inline_len += 1;
+        } else {
+            self.spilled.push(index);
+        }
+    }
+
+    /// Spilled entries were pushed after the inline array filled, so they come off first.
+    #[inline]
+    pub(super) fn pop(&mut self) -> Option<u32> {
+        if let Some(index) = self.spilled.pop() {
+            return Some(index);
+        }
+        if self.inline_len == 0 {
+            return None;
+        }
+        self.inline_len -= 1;
+        Some(self.inline[self.inline_len])
+    }
+}
+
+/// A segment prepared for repeated slab tests.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Segment {
+    origin: Vec2,
+    /// `1 / translation` per axis; an axis with a non-finite inverse is treated as parallel.
+    inverse: Vec2,
+    parallel: [bool; 2],
+}
+
+impl Segment {
+    pub(super) fn new(origin: Vec2, translation: Vec2) -> Self {
+        let inverse = Vec2::ONE / translation;
+        let parallel = [!inverse.x.is_finite(), !inverse.y.is_finite()];
+        Segment {
+            origin,
+            inverse,
+            parallel,
+        }
+    }
+
+    /// The fraction at which the segment `[0, max_fraction]` enters `aabb` (0 when it starts
+    /// inside), or `None` when it misses.
+    #[inline]
+    pub(super) fn entry_fraction(&self, aabb: &Aabb, max_fraction: f32) -> Option<f32> {
+        let (mut enter, mut exit) = (0.0f32, max_fraction);
+        for axis in 0..2 {
+            let (o, lo, hi) = (self.origin[axis], aabb.min[axis], aabb.max[axis]);
+            if self.parallel[axis] {
+                if o < lo || o > hi {
+                    return None;
+                }
+                continue;
+            }
+            let (t_lo, t_hi) = ((lo - o) * self.inverse[axis], (hi - o) * self.inverse[axis]);
+            let (near, far) = if t_lo <= t_hi {
+                (t_lo, t_hi)
+            } else {
+                (t_hi, t_lo)
+            };
+            enter = enter.max(near);
+            exit = exit.min(far);
+            if enter > exit {
+                return None;
+            }
+        }
+        Some(enter)
+    }
+}
+
+impl DynamicTree {
+    /// Calls `callback(proxy, user_data)` for every proxy whose fat box overlaps `aabb`
+    /// (touching counts) and whose category bits intersect `mask`. The callback returns `true`
+    /// to continue and `false` to stop the query at once.
+    pub fn query(&self, aabb: &Aabb, mask: u64, mut callback: impl FnMut(u32, u64) -> bool) {
+        if self.root == NULL_NODE {
+            return;
+        }
+        let mut stack = NodeStack::new();
+        stack.push(self.root);
+        while let Some(index) = stack.pop() {
+            let node = &self.nodes[index as usize];
+            if node.category_bits & mask == 0 || !node.aabb.overlaps(aabb) {
+                continue;
+            }
+            if node.is_leaf() {
+                if !callback(index, node.user_data) {
+                    return;
+                }
+            } else {
+                stack.push(node.child2);
+                stack.push(node.child1);
+            }
+        }
+    }
+
+    /// Casts the segment `origin + t · translation`, `t ∈ [0, max_fraction]`, against the fat
+    /// boxes of the proxies whose category bits intersect `mask`.
+    ///
+    /// For every proxy whose fat box the current segment touches, the tree calls
+    /// `callback(origin, translation, current_max_fraction, proxy, user_data)`, which typically
+    /// casts against the proxy's real shape, and acts on the returned value `v`:
+    ///
+    /// - `v == 0`: stop the cast at once (e.g. any hit is enough);
+    /// - `v < 0` (or NaN): ignore this proxy, the segment is unchanged;
+    /// - `0 < v < current_max_fraction`: clip the segment to `[0, v]`; later proxies are tested
+    ///   against the shorter segment (e.g. the closest hit so far is at `v`);
+    /// - `v >= current_max_fraction`: continue unchanged (the segment never grows).
+    ///
+    /// So returning `current_max_fraction` reports every proxy the original segment touches,
+    /// and returning the hit fraction finds the closest hit.
+    pub fn ray_cast(
+        &self,
+        origin: Vec2,
+        translation: Vec2,
+        max_fraction: f32,
+        mask: u64,
+        mut callback: impl FnMut(Vec2, Vec2, f32, u32, u64) -> f32,
+    ) {
+        if self.root == NULL_NODE || max_fraction.is_nan() || max_fraction < 0.0 {
+            return;
+        }
+        let segment = Segment::new(origin, translation);
+        let mut max_fraction = max_fraction;
+        let mut stack = NodeStack::new();
+        stack.push(self.root);
+        while let Some(index) = stack.pop() {
+            let node = &self.nodes[index as usize];
+            if node.category_bits & mask == 0
+                || segment.entry_fraction(&node.aabb, max_fraction).is_none()
+            {
+                continue;
+            }
+            if !node.is_leaf() {
+                stack.push(node.child2);
+                stack.push(node.child1);
+                continue;
+            }
+            let value = callback(origin, translation, max_fraction, index, node.user_data);
+            if value == 0.0 {
+                return;
+            }
+            if value > 0.0 && value < max_fraction {
+                max_fraction = value;
+            }
+        }
+    }
+}
