@@ -41,3 +41,4 @@ pub use geometry::{compute_aabb, point_in_shape, shape_centroid, shape_extent};
 pub use hull::{HullError, make_box, make_offset_box, make_polygon, make_rounded_box, make_square};
 pub use mass::{MassData, compute_mass};
 pub use raycast::{RayCastInput, RayHit, ray_cast_aabb, ray_cast_shape};
+pub use collide::collide;

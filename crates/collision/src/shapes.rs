@@ -49,8 +49,9 @@ impl Polygon {
     }
 }
 
-/// One link of a chain: a one-sided segment (solid on the right of `point1 → point2`, i.e. its
-/// normal is the right perpendicular of the direction) that knows its neighbours' far vertices
+/// One link of a chain: a one-sided segment that collides only on its right side (its normal
+/// is the right perpendicular of `point1 → point2`, so a clockwise loop holds bodies inside it,
+/// as the spinner scene's container does) and that knows its neighbours' far vertices
 /// (`ghost1` before `point1`, `ghost2` after `point2`), so that a body sliding across a join
 /// does not catch on the inner vertex.
 #[derive(Clone, Copy, Debug, PartialEq)]
