@@ -1,0 +1,228 @@
+//! The broadphase: which shape pairs might touch.
+//!
+//! Two dynamic AABB trees hold one proxy per shape: the *static* tree (shapes of static bodies,
+//! margin 0: they never move, so their boxes need no slack) and the *moving* tree (dynamic and
+//! kinematic bodies, margin [`AABB_MARGIN`]: a shape may drift 0.1 m before its proxy must be
+//! re-inserted). Each proxy's user data is its shape's arena index.
+//!
+//! Only proxies that were created or re-inserted can start new overlaps, so those go in the
+//! *move buffer*, and the pair update queries only them:
+//!
+//! ```text
+//!   for each moved proxy P (in buffer order):
+//!       query the moving tree with P's fat box        (every P)
+//!       query the static tree with P's fat box        (only if P is in the moving tree)
+//!       keep a hit Q unless: Q is P; Q also moved and has the lower index (the pair is found
+//!       from Q's side); same body; no dynamic body; filters refuse; pair already has a contact
+//!   sort the kept pairs, drop duplicates, create their contacts in that order
+//! ```
+//!
+//! The queries only read the trees, so with a thread pool the moved proxies are queried in
+//! parallel. Sorting makes contact creation order — and so contact ids and solver order —
+//! independent of tree layout, hash order and how the queries were split among threads. The *pair set* (a hash set of 64-bit pair keys) answers "does
+//! this pair already have a contact?"; it is only ever probed, never iterated.
+
+use crate::contact::pair_key;
+use crate::profile::zone;
+use crate::shape::ShapeRecord;
+use crate::world::World;
+use collision::Aabb;
+use collision::tree::{AABB_MARGIN, DynamicTree};
+use core_soa::{Arena, BitSet, Body, BodyId, BodyType, ShapeId};
+use rayon::prelude::*;
+use std::collections::HashSet;
+
+/// Which tree a proxy lives in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum TreeKind {
+    Static,
+    Moving,
+}
+
+/// The two trees, the move buffer and the set of pairs that have a contact.
+#[derive(Clone, Debug)]
+pub(crate) struct BroadPhase {
+    pub(crate) static_tree: DynamicTree,
+    pub(crate) moving_tree: DynamicTree,
+    /// Shape indices whose proxies were created or re-inserted since the last pair update.
+    move_buffer: Vec<u32>,
+    /// Membership of `move_buffer`, by shape index.
+    moved: BitSet,
+    /// Keys ([`pair_key`]) of the shape pairs that have a contact.
+    pub(crate) pair_set: HashSet<u64>,
+}
+
+impl BroadPhase {
+    pub(crate) fn new() -> BroadPhase {
+        BroadPhase {
+            static_tree: DynamicTree::new(0.0),
+            moving_tree: DynamicTree::new(AABB_MARGIN),
+            move_buffer: Vec::new(),
+            moved: BitSet::new(),
+            pair_set: HashSet::new(),
+        }
+    }
+
+    pub(crate) fn tree(&self, kind: TreeKind) -> &DynamicTree {
+        match kind {
+            TreeKind::Static => &self.static_tree,
+            TreeKind::Moving => &self.moving_tree,
+        }
+    }
+
+    pub(crate) fn tree_mut(&mut self, kind: TreeKind) -> &mut DynamicTree {
+        match kind {
+            TreeKind::Static => &mut self.static_tree,
+            TreeKind::Moving => &mut self.moving_tree,
+        }
+    }
+
+    /// Creates a proxy for shape `shape_index` and buffers it for the next pair update.
+    pub(crate) fn create_proxy(
+        &mut self,
+        kind: TreeKind,
+        aabb: Aabb,
+        category_bits: u64,
+        shape_index: u32,
+    ) -> u32 {
+        let proxy = self
+            .tree_mut(kind)
+            .create_proxy(aabb, category_bits, u64::from(shape_index));
+        self.buffer_move(shape_index);
+        proxy
+    }
+
+    /// Destroys a proxy and takes its shape out of the move buffer.
+    pub(crate) fn destroy_proxy(&mut self, kind: TreeKind, proxy: u32, shape_index: u32) {
+        self.tree_mut(kind).destroy_proxy(proxy);
+        if self.is_moved(shape_index) {
+            self.moved.unset(shape_index as usize);
+            self.move_buffer.retain(|&s| s != shape_index);
+        }
+    }
+
+    /// Adds a shape to the move buffer (once).
+    pub(crate) fn buffer_move(&mut self, shape_index: u32) {
+        if !self.is_moved(shape_index) {
+            self.moved.set(shape_index as usize);
+            self.move_buffer.push(shape_index);
+        }
+    }
+
+    fn is_moved(&self, shape_index: u32) -> bool {
+        self.moved.get(shape_index as usize)
+    }
+
+    /// The new pairs `(lower shape index, higher shape index)` the moved proxies overlap, sorted,
+    /// without duplicates, filtered (see the module notes). Empties the move buffer. With
+    /// `parallel`, the moved proxies are queried across the current rayon pool; the sort makes
+    /// the result independent of how the work was split.
+    pub(crate) fn find_new_pairs(
+        &mut self,
+        shapes: &Arena<ShapeRecord, ShapeId>,
+        bodies: &Arena<Body, BodyId>,
+        parallel: bool,
+    ) -> Vec<(u32, u32)> {
+        let query = |&shape_index: &u32| self.pairs_of(shape_index, shapes, bodies);
+        let mut pairs: Vec<(u32, u32)> = if parallel {
+            self.move_buffer.par_iter().flat_map_iter(query).collect()
+        } else {
+            self.move_buffer.iter().flat_map(query).collect()
+        };
+        for &shape_index in &self.move_buffer {
+            self.moved.unset(shape_index as usize);
+        }
+        self.move_buffer.clear();
+        pairs.sort_unstable();
+        pairs.dedup();
+        pairs
+    }
+
+    /// The new pairs of one moved proxy: a query of the moving tree, and of the static tree too
+    /// if the proxy is itself in the moving tree.
+    fn pairs_of(
+        &self,
+        query_index: u32,
+        shapes: &Arena<ShapeRecord, ShapeId>,
+        bodies: &Arena<Body, BodyId>,
+    ) -> Vec<(u32, u32)> {
+        let Some(query_shape) = shapes.get_by_index(query_index) else {
+            return Vec::new();
+        };
+        let mut pairs = Vec::new();
+        let mut visit = |_proxy: u32, user_data: u64| {
+            let other_index = user_data as u32;
+            if self.reports_pair(query_index, query_shape, other_index, shapes, bodies) {
+                pairs.push((query_index.min(other_index), query_index.max(other_index)));
+            }
+            true
+        };
+        let fat = query_shape.fat_aabb;
+        self.moving_tree.query(&fat, u64::MAX, &mut visit);
+        if query_shape.tree == TreeKind::Moving {
+            self.static_tree.query(&fat, u64::MAX, &mut visit);
+        }
+        pairs
+    }
+
+    /// Whether the query of moved proxy `query_index` reports its overlap with `other_index`.
+    fn reports_pair(
+        &self,
+        query_index: u32,
+        query_shape: &ShapeRecord,
+        other_index: u32,
+        shapes: &Arena<ShapeRecord, ShapeId>,
+        bodies: &Arena<Body, BodyId>,
+    ) -> bool {
+        // When both moved, only the query of the lower index reports the pair.
+        if other_index == query_index || (other_index < query_index && self.is_moved(other_index)) {
+            return false;
+        }
+        shapes.get_by_index(other_index).is_some_and(|other| {
+            self.may_pair(query_index, query_shape, other_index, other, bodies)
+        })
+    }
+
+    /// Whether two overlapping shapes should get a contact.
+    fn may_pair(
+        &self,
+        index_a: u32,
+        shape_a: &ShapeRecord,
+        index_b: u32,
+        shape_b: &ShapeRecord,
+        bodies: &Arena<Body, BodyId>,
+    ) -> bool {
+        if shape_a.body == shape_b.body || !shape_a.filter.should_collide(&shape_b.filter) {
+            return false;
+        }
+        let is_dynamic = |id| {
+            bodies
+                .get(id)
+                .is_some_and(|b: &Body| b.body_type == BodyType::Dynamic)
+        };
+        if !is_dynamic(shape_a.body) && !is_dynamic(shape_b.body) {
+            return false;
+        }
+        !self.pair_set.contains(&pair_key(index_a, index_b))
+    }
+
+    /// The buffered proxies' shape indices (for validation).
+    #[cfg(feature = "validate")]
+    pub(crate) fn move_buffer(&self) -> &[u32] {
+        &self.move_buffer
+    }
+}
+
+impl World {
+    /// Step phase 1: creates contacts for the new overlapping pairs of the moved proxies.
+    pub(crate) fn update_pairs(&mut self) {
+        zone!("update pairs");
+        let parallel = self.def.worker_count > 1;
+        let pairs = self
+            .broadphase
+            .find_new_pairs(&self.shapes, &self.bodies, parallel);
+        for (shape_a, shape_b) in pairs {
+            self.create_contact(shape_a, shape_b);
+        }
+    }
+}

@@ -1,0 +1,411 @@
+//! Definitions: the plain structs a user fills in to create a world, a body or a shape.
+//!
+//! A definition is data, not a builder: every field is public, `Default` gives Box2D's defaults,
+//! and struct-update syntax (`BodyDef { position, ..BodyDef::dynamic() }`) sets the few that
+//! matter. The world validates a definition as a whole before creating anything, so a bad field
+//! produces a [`PrismError`] naming that field and leaves the world untouched.
+//!
+//! Collision filtering follows Box2D. Each shape has a [`Filter`]:
+//!
+//! * two shapes with the same non-zero `group_index` always collide if the group is positive
+//!   and never collide if it is negative (a ragdoll's limbs share a negative group);
+//! * otherwise they collide only if each one's `category_bits` intersect the other's
+//!   `mask_bits` — the test is made in both directions, so either shape can veto the pair.
+
+use crate::error::{PrismError, finite, finite_vec, non_negative, positive};
+use core_soa::{BodyType, Rot, Vec2};
+use solver_simd::SolverKind;
+
+/// The world's settings. Defaults are Box2D v3's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldDef {
+    /// Gravitational acceleration (m/s²).
+    pub gravity: Vec2,
+    /// Contact stiffness (Hz); the solver caps it at a quarter of the substep rate.
+    pub contact_hertz: f32,
+    /// Contact damping ratio (non-dimensional).
+    pub contact_damping_ratio: f32,
+    /// The largest speed (m/s) at which the solver pushes overlapping shapes apart.
+    pub max_contact_push_speed: f32,
+    /// Joint stiffness (Hz).
+    pub joint_hertz: f32,
+    /// Joint damping ratio (non-dimensional).
+    pub joint_damping_ratio: f32,
+    /// Closing speed (m/s) below which restitution is ignored (prevents jitter at rest).
+    pub restitution_threshold: f32,
+    /// Speed limit for every body (m/s).
+    pub max_linear_speed: f32,
+    /// Overlap (m) the solver tolerates between touching shapes.
+    pub linear_slop: f32,
+    /// Baumgarte factor of the sequential-impulses solver (ignored by the soft-step solver).
+    pub baumgarte: f32,
+    /// Which contact solver runs.
+    pub solver_kind: SolverKind,
+    /// Whether accumulated impulses from the previous step seed the solver.
+    pub enable_warm_starting: bool,
+    /// Whether a touching pair whose relative pose changed by less than a quarter of the linear
+    /// slop and 0.005 rad since its manifold was computed reuses that manifold, carried rigidly
+    /// to the new poses, instead of re-colliding (as Box2D and Rapier do).
+    pub enable_contact_recycling: bool,
+    /// Threads the step uses (≥ 1). The world owns a rayon pool of that size and runs every step
+    /// inside it; with more than one, the parallel phases split their work across it. Results
+    /// are bitwise identical for any worker count.
+    pub worker_count: u32,
+    /// Whether resting bodies may fall asleep. Stored; sleeping is not wired up yet, so every
+    /// body stays awake.
+    pub enable_sleep: bool,
+    /// Whether fast bodies get continuous collision. Stored; continuous collision is not wired
+    /// up yet, so bodies rely on speculative contacts only.
+    pub enable_continuous: bool,
+}
+
+impl Default for WorldDef {
+    fn default() -> Self {
+        WorldDef {
+            gravity: Vec2::new(0.0, -10.0),
+            contact_hertz: 30.0,
+            contact_damping_ratio: 10.0,
+            max_contact_push_speed: 3.0,
+            joint_hertz: 60.0,
+            joint_damping_ratio: 2.0,
+            restitution_threshold: 1.0,
+            max_linear_speed: 400.0,
+            linear_slop: 0.005,
+            baumgarte: 0.2,
+            solver_kind: SolverKind::SoftStep,
+            enable_warm_starting: true,
+            enable_contact_recycling: true,
+            worker_count: 1,
+            enable_sleep: true,
+            enable_continuous: true,
+        }
+    }
+}
+
+impl WorldDef {
+    pub(crate) fn validate(&self) -> Result<(), PrismError> {
+        finite_vec("WorldDef::gravity", self.gravity)?;
+        positive("WorldDef::contact_hertz", self.contact_hertz)?;
+        non_negative(
+            "WorldDef::contact_damping_ratio",
+            self.contact_damping_ratio,
+        )?;
+        non_negative(
+            "WorldDef::max_contact_push_speed",
+            self.max_contact_push_speed,
+        )?;
+        positive("WorldDef::joint_hertz", self.joint_hertz)?;
+        non_negative("WorldDef::joint_damping_ratio", self.joint_damping_ratio)?;
+        non_negative(
+            "WorldDef::restitution_threshold",
+            self.restitution_threshold,
+        )?;
+        positive("WorldDef::max_linear_speed", self.max_linear_speed)?;
+        non_negative("WorldDef::linear_slop", self.linear_slop)?;
+        non_negative("WorldDef::baumgarte", self.baumgarte)?;
+        if self.worker_count == 0 {
+            return Err(PrismError::InvalidCount {
+                field: "WorldDef::worker_count",
+                value: 0,
+                requirement: "at least 1",
+            });
+        }
+        Ok(())
+    }
+}
+
+/// How to create a body. `Default` is a static body at the origin.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyDef {
+    pub body_type: BodyType,
+    /// World position of the body origin (m).
+    pub position: Vec2,
+    /// Orientation; must be a unit rotation (use [`Rot::from_angle`]).
+    pub rotation: Rot,
+    /// Initial velocity of the centre of mass (m/s).
+    pub linear_velocity: Vec2,
+    /// Initial angular velocity (rad/s).
+    pub angular_velocity: f32,
+    /// Linear damping (1/s), ≥ 0: `v ← v / (1 + h·damping)` per substep.
+    pub linear_damping: f32,
+    /// Angular damping (1/s), ≥ 0.
+    pub angular_damping: f32,
+    /// Multiplies the world's gravity for this body.
+    pub gravity_scale: f32,
+    /// Locks the rotation (zero inverse inertia).
+    pub fixed_rotation: bool,
+    /// Opaque value for the user.
+    pub user_data: u64,
+    /// Whether this body may sleep (stored; sleeping is not wired up yet).
+    pub enable_sleep: bool,
+    /// Resting speed threshold (m/s) for sleep (stored; sleeping is not wired up yet).
+    pub sleep_threshold: f32,
+}
+
+impl Default for BodyDef {
+    fn default() -> Self {
+        BodyDef {
+            body_type: BodyType::Static,
+            position: Vec2::ZERO,
+            rotation: Rot::IDENTITY,
+            linear_velocity: Vec2::ZERO,
+            angular_velocity: 0.0,
+            linear_damping: 0.0,
+            angular_damping: 0.0,
+            gravity_scale: 1.0,
+            fixed_rotation: false,
+            user_data: 0,
+            enable_sleep: true,
+            sleep_threshold: core_soa::Body::DEFAULT_SLEEP_THRESHOLD,
+        }
+    }
+}
+
+impl BodyDef {
+    /// A static body at `position`.
+    pub fn fixed_at(position: Vec2) -> BodyDef {
+        BodyDef {
+            position,
+            ..BodyDef::default()
+        }
+    }
+
+    /// A dynamic body at `position`.
+    pub fn dynamic_at(position: Vec2) -> BodyDef {
+        BodyDef {
+            body_type: BodyType::Dynamic,
+            position,
+            ..BodyDef::default()
+        }
+    }
+
+    /// A kinematic body at `position`.
+    pub fn kinematic_at(position: Vec2) -> BodyDef {
+        BodyDef {
+            body_type: BodyType::Kinematic,
+            position,
+            ..BodyDef::default()
+        }
+    }
+
+    pub(crate) fn validate(&self) -> Result<(), PrismError> {
+        finite_vec("BodyDef::position", self.position)?;
+        validate_rotation("BodyDef::rotation", self.rotation)?;
+        finite_vec("BodyDef::linear_velocity", self.linear_velocity)?;
+        finite("BodyDef::angular_velocity", self.angular_velocity)?;
+        non_negative("BodyDef::linear_damping", self.linear_damping)?;
+        non_negative("BodyDef::angular_damping", self.angular_damping)?;
+        finite("BodyDef::gravity_scale", self.gravity_scale)?;
+        non_negative("BodyDef::sleep_threshold", self.sleep_threshold)?;
+        Ok(())
+    }
+}
+
+/// A rotation must be finite and of unit length (within 10⁻³, `Rot::is_valid`).
+pub(crate) fn validate_rotation(field: &'static str, rotation: Rot) -> Result<(), PrismError> {
+    finite(field, rotation.c)?;
+    finite(field, rotation.s)?;
+    let length = (rotation.c * rotation.c + rotation.s * rotation.s).sqrt();
+    if rotation.is_valid() {
+        Ok(())
+    } else {
+        Err(PrismError::OutOfRange {
+            field,
+            value: length,
+            requirement: "a unit rotation (|q| = 1)",
+        })
+    }
+}
+
+/// Which shapes may collide with which (Box2D semantics; see the module notes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Filter {
+    /// The categories this shape belongs to.
+    pub category_bits: u64,
+    /// The categories this shape accepts contacts with.
+    pub mask_bits: u64,
+    /// Same non-zero group: positive always collide, negative never.
+    pub group_index: i32,
+}
+
+impl Default for Filter {
+    fn default() -> Self {
+        Filter {
+            category_bits: 1,
+            mask_bits: u64::MAX,
+            group_index: 0,
+        }
+    }
+}
+
+impl Filter {
+    /// Whether shapes with these two filters may touch.
+    pub fn should_collide(&self, other: &Filter) -> bool {
+        if self.group_index == other.group_index && self.group_index != 0 {
+            return self.group_index > 0;
+        }
+        (self.mask_bits & other.category_bits) != 0 && (self.category_bits & other.mask_bits) != 0
+    }
+}
+
+/// Which shapes a query reports: those whose category intersects `mask_bits` and whose mask
+/// accepts `category_bits`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct QueryFilter {
+    pub category_bits: u64,
+    pub mask_bits: u64,
+}
+
+impl Default for QueryFilter {
+    fn default() -> Self {
+        QueryFilter {
+            category_bits: 1,
+            mask_bits: u64::MAX,
+        }
+    }
+}
+
+impl QueryFilter {
+    /// Whether a shape with `filter` passes this query filter.
+    pub fn accepts(&self, filter: &Filter) -> bool {
+        (filter.category_bits & self.mask_bits) != 0 && (filter.mask_bits & self.category_bits) != 0
+    }
+}
+
+/// How to create a shape. Defaults are Box2D's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShapeDef {
+    /// Mass per area (kg/m²), finite and ≥ 0. Zero makes a massless shape.
+    pub density: f32,
+    /// Coulomb friction coefficient, ≥ 0. Mixed as `sqrt(f1·f2)`.
+    pub friction: f32,
+    /// Coefficient of restitution, ≥ 0. Mixed as `max(r1, r2)`.
+    pub restitution: f32,
+    pub filter: Filter,
+    /// Whether contacts of this shape report begin/end touch events (either shape enabling is
+    /// enough).
+    pub enable_contact_events: bool,
+    /// Opaque value for the user.
+    pub user_data: u64,
+}
+
+impl Default for ShapeDef {
+    fn default() -> Self {
+        ShapeDef {
+            density: 1.0,
+            friction: 0.6,
+            restitution: 0.0,
+            filter: Filter::default(),
+            enable_contact_events: true,
+            user_data: 0,
+        }
+    }
+}
+
+impl ShapeDef {
+    pub(crate) fn validate(&self) -> Result<(), PrismError> {
+        non_negative("ShapeDef::density", self.density)?;
+        non_negative("ShapeDef::friction", self.friction)?;
+        non_negative("ShapeDef::restitution", self.restitution)?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn group_index_overrides_category_and_mask() {
+        let a = Filter {
+            category_bits: 1,
+            mask_bits: 0,
+            group_index: 3,
+        };
+        let b = Filter {
+            category_bits: 2,
+            mask_bits: 0,
+            group_index: 3,
+        };
+        assert!(a.should_collide(&b));
+        let c = Filter {
+            group_index: -3,
+            ..Filter::default()
+        };
+        let d = Filter {
+            group_index: -3,
+            ..Filter::default()
+        };
+        assert!(!c.should_collide(&d));
+    }
+
+    #[test]
+    fn category_and_mask_are_checked_both_ways() {
+        let a = Filter {
+            category_bits: 2,
+            mask_bits: !2,
+            group_index: 0,
+        };
+        let b = Filter {
+            category_bits: 2,
+            mask_bits: !2,
+            group_index: 0,
+        };
+        let c = Filter::default();
+        assert!(!a.should_collide(&b));
+        assert!(a.should_collide(&c));
+        let deaf = Filter {
+            mask_bits: 0,
+            ..Filter::default()
+        };
+        assert!(!deaf.should_collide(&c));
+        assert!(!c.should_collide(&deaf));
+    }
+
+    #[test]
+    fn defaults_are_box2d_values() {
+        let w = WorldDef::default();
+        assert_eq!(w.gravity, Vec2::new(0.0, -10.0));
+        assert_eq!((w.contact_hertz, w.contact_damping_ratio), (30.0, 10.0));
+        assert_eq!((w.joint_hertz, w.joint_damping_ratio), (60.0, 2.0));
+        assert_eq!(
+            (w.max_contact_push_speed, w.restitution_threshold),
+            (3.0, 1.0)
+        );
+        assert_eq!((w.max_linear_speed, w.linear_slop), (400.0, 0.005));
+        let s = ShapeDef::default();
+        assert_eq!((s.density, s.friction, s.restitution), (1.0, 0.6, 0.0));
+        assert_eq!(
+            s.filter,
+            Filter {
+                category_bits: 1,
+                mask_bits: u64::MAX,
+                group_index: 0
+            }
+        );
+    }
+
+    #[test]
+    fn validation_names_the_field() {
+        let def = BodyDef {
+            position: Vec2::new(0.0, f32::NAN),
+            ..BodyDef::default()
+        };
+        let err = def.validate().unwrap_err();
+        assert!(matches!(
+            err,
+            PrismError::NonFinite {
+                field: "BodyDef::position",
+                ..
+            }
+        ));
+        let shape = ShapeDef {
+            density: -1.0,
+            ..ShapeDef::default()
+        };
+        let err = shape.validate().unwrap_err();
+        assert!(
+            matches!(err, PrismError::OutOfRange { field: "ShapeDef::density", value, .. } if value == -1.0)
+        );
+    }
+}

@@ -1,0 +1,190 @@
+//! Errors: what a caller can get wrong, and what a step can detect going wrong.
+//!
+//! Every public function that takes user input validates it *before* changing anything, so an
+//! error leaves the world exactly as it was: nothing is half-created, no id is handed out, and
+//! the world can be stepped and queried as if the call had not been made. Each variant carries
+//! enough to find the mistake without a debugger: the field's name and the offending value, or
+//! the stale id's kind, index and generation.
+//!
+//! Inside a step the inputs are all valid, but a simulation can still diverge (an absurd torque
+//! on a body with a tiny inertia overflows `f32`). The step checks every moving body after the
+//! solve; a body whose velocity or pose is no longer finite is put back where it was at the start
+//! of the step, at rest, and the step reports it as [`PrismError::Diverged`]. The NaN never
+//! reaches a contact cache, a broadphase tree, or another body.
+
+use collision::chain::ChainError;
+use collision::hull::HullError;
+use core_soa::{BodyId, Vec2};
+use std::fmt;
+
+/// Which kind of object an id refers to (for [`PrismError::InvalidId`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IdKind {
+    Body,
+    Shape,
+}
+
+impl fmt::Display for IdKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            IdKind::Body => "body",
+            IdKind::Shape => "shape",
+        })
+    }
+}
+
+/// Everything that can go wrong in a call to the world.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum PrismError {
+    /// A number that must be finite was NaN or infinite.
+    NonFinite { field: &'static str, value: f32 },
+    /// A finite number outside its allowed range (`requirement` says which range).
+    OutOfRange {
+        field: &'static str,
+        value: f32,
+        requirement: &'static str,
+    },
+    /// A count outside its allowed range (substeps, worker count).
+    InvalidCount {
+        field: &'static str,
+        value: u32,
+        requirement: &'static str,
+    },
+    /// An id whose object was destroyed, or that never came from this world.
+    InvalidId {
+        kind: IdKind,
+        index: u32,
+        generation: u32,
+    },
+    /// A polygon that is not a valid convex polygon.
+    DegeneratePolygon(HullError),
+    /// A chain that cannot be built from the given points.
+    InvalidChain(ChainError),
+    /// The step left these bodies with a non-finite velocity or pose; each was put back at its
+    /// pose from the start of the step, at rest. The rest of the world stepped normally.
+    Diverged { bodies: Vec<BodyId> },
+    /// A whole-structure check (feature `validate`) found the world's bookkeeping inconsistent.
+    Corrupted { message: String },
+    /// The operating system refused the worker threads asked for by `WorldDef::worker_count`.
+    ThreadPool { message: String },
+}
+
+impl fmt::Display for PrismError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PrismError::NonFinite { field, value } => {
+                write!(f, "`{field}` must be finite, got {value}")
+            }
+            PrismError::OutOfRange {
+                field,
+                value,
+                requirement,
+            } => {
+                write!(f, "`{field}` must be {requirement}, got {value}")
+            }
+            PrismError::InvalidCount {
+                field,
+                value,
+                requirement,
+            } => {
+                write!(f, "`{field}` must be {requirement}, got {value}")
+            }
+            PrismError::InvalidId {
+                kind,
+                index,
+                generation,
+            } => write!(
+                f,
+                "{kind} id (index {index}, generation {generation}) does not refer to a live {kind}"
+            ),
+            PrismError::DegeneratePolygon(error) => write!(f, "degenerate polygon: {error}"),
+            PrismError::InvalidChain(error) => write!(f, "invalid chain: {error}"),
+            PrismError::Diverged { bodies } => {
+                write!(f, "the step diverged for {} bod", bodies.len())?;
+                f.write_str(if bodies.len() == 1 { "y" } else { "ies" })?;
+                let shown: Vec<String> = bodies
+                    .iter()
+                    .take(8)
+                    .map(|b| format!("(index {}, generation {})", b.index(), b.generation()))
+                    .collect();
+                write!(
+                    f,
+                    " {}; they were reset to their pose at the step start",
+                    shown.join(", ")
+                )
+            }
+            PrismError::Corrupted { message } => write!(f, "world validation failed: {message}"),
+            PrismError::ThreadPool { message } => {
+                write!(f, "could not start the worker threads: {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PrismError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PrismError::DegeneratePolygon(error) => Some(error),
+            PrismError::InvalidChain(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+impl From<HullError> for PrismError {
+    fn from(error: HullError) -> Self {
+        PrismError::DegeneratePolygon(error)
+    }
+}
+
+impl From<ChainError> for PrismError {
+    fn from(error: ChainError) -> Self {
+        PrismError::InvalidChain(error)
+    }
+}
+
+/// `Ok(value)` if finite, else [`PrismError::NonFinite`] naming `field`.
+pub(crate) fn finite(field: &'static str, value: f32) -> Result<f32, PrismError> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(PrismError::NonFinite { field, value })
+    }
+}
+
+/// `Ok(v)` if both components are finite, else [`PrismError::NonFinite`] naming `field` and the
+/// first offending component.
+pub(crate) fn finite_vec(field: &'static str, v: Vec2) -> Result<Vec2, PrismError> {
+    finite(field, v.x)?;
+    finite(field, v.y)?;
+    Ok(v)
+}
+
+/// `Ok(value)` if finite and `value >= 0`.
+pub(crate) fn non_negative(field: &'static str, value: f32) -> Result<f32, PrismError> {
+    finite(field, value)?;
+    if value >= 0.0 {
+        Ok(value)
+    } else {
+        Err(PrismError::OutOfRange {
+            field,
+            value,
+            requirement: "at least 0",
+        })
+    }
+}
+
+/// `Ok(value)` if finite and `value > 0`.
+pub(crate) fn positive(field: &'static str, value: f32) -> Result<f32, PrismError> {
+    finite(field, value)?;
+    if value > 0.0 {
+        Ok(value)
+    } else {
+        Err(PrismError::OutOfRange {
+            field,
+            value,
+            requirement: "greater than 0",
+        })
+    }
+}

@@ -1,0 +1,56 @@
+//! Contact events: which shape pairs began and stopped touching.
+//!
+//! A contact *touches* while its manifold has at least one point (points are kept up to the
+//! speculative distance, so a pair touches slightly before the shapes meet). The narrowphase
+//! flags the transitions and the serial contact-state pass turns them into events, in contact
+//! order, so the event lists are deterministic.
+//!
+//! Events are reported per step: [`crate::World::step`] clears the lists when it starts and fills
+//! them as it runs. Destroying a body or a shape between steps ends its touching contacts; those
+//! end events are held and delivered with the next step's events, so a caller that reads the
+//! events after each step sees every end exactly once, whatever it did in between. A pair is
+//! reported only if at least one of its shapes has `enable_contact_events`.
+
+use collision::Manifold;
+use core_soa::ShapeId;
+
+/// Two shapes began touching during the step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactBeginTouchEvent {
+    pub shape_a: ShapeId,
+    pub shape_b: ShapeId,
+    /// The manifold when touching began (normal from A to B; anchors relative to the bodies'
+    /// origins; impulses not yet solved).
+    pub manifold: Manifold,
+}
+
+/// Two shapes stopped touching, or one of them (or its body) was destroyed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContactEndTouchEvent {
+    pub shape_a: ShapeId,
+    pub shape_b: ShapeId,
+}
+
+/// The contact events of the last step.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ContactEvents {
+    pub begin: Vec<ContactBeginTouchEvent>,
+    pub end: Vec<ContactEndTouchEvent>,
+}
+
+/// The world's event buffers: those of the current step, and end events waiting for the next.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct EventBuffers {
+    pub(crate) current: ContactEvents,
+    /// End events from destructions between steps.
+    pub(crate) pending_end: Vec<ContactEndTouchEvent>,
+}
+
+impl EventBuffers {
+    /// Starts a step's events: clears the last step's and delivers the pending end events.
+    pub(crate) fn begin_step(&mut self) {
+        self.current.begin.clear();
+        self.current.end.clear();
+        self.current.end.append(&mut self.pending_end);
+    }
+}

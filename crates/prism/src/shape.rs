@@ -1,0 +1,349 @@
+//! Shapes: geometry attached to a body, with a material, a filter and a broadphase proxy.
+//!
+//! A shape is stored in its body's local frame (relative to the body origin). Creating one
+//! validates the geometry and the definition first, then records it, gives it a proxy in the
+//! static tree (static bodies) or the moving tree (dynamic and kinematic bodies) and puts the
+//! proxy in the move buffer, so the next step's pair update finds what it overlaps. Finally the
+//! body's mass is recomputed from all its shapes.
+//!
+//! Geometry checks: every coordinate finite; circle and capsule radii positive; segments longer
+//! than the linear slop. A capsule whose two centres are closer than the linear slop is stored as
+//! a circle, as Box2D does: the two are the same set of points, and the circle's manifolds are
+//! better conditioned. Polygons must have 3 to 8 finite vertices enclosing a positive area and a
+//! finite, non-negative radius; build them with [`crate::make_polygon`] or the box helpers.
+//!
+//! Chains: [`World::create_chain`] returns the ids of its links (one chain-segment shape per
+//! link, in point order). There is no separate chain object: destroy a chain by destroying its
+//! shapes. Every link of one chain carries the same chain id inside its geometry.
+
+use crate::broadphase::TreeKind;
+use crate::def::{Filter, ShapeDef};
+use crate::error::{IdKind, PrismError, finite_vec, positive};
+use crate::world::World;
+use collision::chain::make_chain;
+use collision::geometry::compute_aabb;
+use collision::hull::HullError;
+use collision::{
+    Aabb, Capsule, Circle, LINEAR_SLOP, MAX_POLYGON_VERTICES, Polygon, Segment, Shape,
+};
+use core_soa::{BodyId, BodyType, ShapeId, Vec2, cross};
+
+/// Everything the world keeps about one shape.
+#[derive(Clone, Debug)]
+pub(crate) struct ShapeRecord {
+    pub(crate) body: BodyId,
+    pub(crate) geometry: Shape,
+    pub(crate) density: f32,
+    pub(crate) friction: f32,
+    pub(crate) restitution: f32,
+    pub(crate) filter: Filter,
+    pub(crate) enable_contact_events: bool,
+    pub(crate) user_data: u64,
+    /// Which broadphase tree holds the proxy.
+    pub(crate) tree: TreeKind,
+    pub(crate) proxy: u32,
+    /// The tight world box at the last update.
+    pub(crate) aabb: Aabb,
+    /// The proxy's fat box (tight box grown by the tree's margin when last re-inserted).
+    pub(crate) fat_aabb: Aabb,
+}
+
+impl World {
+    pub fn create_circle_shape(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        circle: &Circle,
+    ) -> Result<ShapeId, PrismError> {
+        finite_vec("Circle::center", circle.center)?;
+        positive("Circle::radius", circle.radius)?;
+        self.create_shape(body, def, Shape::Circle(*circle))
+    }
+
+    /// Creates a capsule; one with coincident centres (within the linear slop) becomes a circle.
+    pub fn create_capsule_shape(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        capsule: &Capsule,
+    ) -> Result<ShapeId, PrismError> {
+        finite_vec("Capsule::center1", capsule.center1)?;
+        finite_vec("Capsule::center2", capsule.center2)?;
+        positive("Capsule::radius", capsule.radius)?;
+        let geometry = if capsule.center1.distance(capsule.center2) <= LINEAR_SLOP {
+            let center = 0.5 * (capsule.center1 + capsule.center2);
+            Shape::Circle(Circle {
+                center,
+                radius: capsule.radius,
+            })
+        } else {
+            Shape::Capsule(*capsule)
+        };
+        self.create_shape(body, def, geometry)
+    }
+
+    pub fn create_segment_shape(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        segment: &Segment,
+    ) -> Result<ShapeId, PrismError> {
+        finite_vec("Segment::point1", segment.point1)?;
+        finite_vec("Segment::point2", segment.point2)?;
+        let length = segment.point1.distance(segment.point2);
+        if length <= LINEAR_SLOP {
+            return Err(PrismError::OutOfRange {
+                field: "Segment length",
+                value: length,
+                requirement: "longer than the linear slop (0.005 m)",
+            });
+        }
+        self.create_shape(body, def, Shape::Segment(*segment))
+    }
+
+    /// Creates a convex polygon shape (see [`crate::make_polygon`] and the box helpers).
+    pub fn create_polygon_shape(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        polygon: &Polygon,
+    ) -> Result<ShapeId, PrismError> {
+        validate_polygon(polygon)?;
+        self.create_shape(body, def, Shape::Polygon(*polygon))
+    }
+
+    /// Creates a chain through `points` (closed: the last point links back to the first) as one
+    /// chain-segment shape per link, and returns their ids in point order. Chain links collide
+    /// on their right side only; they have no mass.
+    pub fn create_chain(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        points: &[Vec2],
+        closed: bool,
+    ) -> Result<Vec<ShapeId>, PrismError> {
+        self.body(body)?;
+        def.validate()?;
+        let links = make_chain(points, closed, self.next_chain_id)?;
+        self.next_chain_id = self.next_chain_id.wrapping_add(1);
+        let ids = links
+            .into_iter()
+            .map(|link| self.insert_shape(body, def, Shape::ChainSegment(link)))
+            .collect::<Result<Vec<_>, _>>()?;
+        self.update_body_mass(body.index());
+        Ok(ids)
+    }
+
+    /// Destroys a shape and its contacts (touching ones produce end events with the next
+    /// step's events), and recomputes its body's mass.
+    pub fn destroy_shape(&mut self, id: ShapeId) -> Result<(), PrismError> {
+        let body_id = self.shape(id)?.body;
+        let body = self.body(body_id)?;
+        let contacts: Vec<u32> = self
+            .body_contact_indices(body)
+            .into_iter()
+            .filter(|&c| {
+                self.contacts
+                    .arena
+                    .get_by_index(c)
+                    .is_some_and(|contact| contact.shape_a == id || contact.shape_b == id)
+            })
+            .collect();
+        for contact in contacts {
+            if let Some(event) = self.destroy_contact(contact) {
+                self.events.pending_end.push(event);
+            }
+        }
+        self.remove_shape_record(id);
+        if let Some(body) = self.bodies.get_mut(body_id) {
+            body.shapes.retain(|&s| s != id);
+        }
+        self.update_body_mass(body_id.index());
+        Ok(())
+    }
+
+    /// Whether `id` refers to a live shape of this world.
+    pub fn is_shape_valid(&self, id: ShapeId) -> bool {
+        self.shapes.contains(id)
+    }
+
+    /// The body a shape is attached to.
+    pub fn shape_body(&self, id: ShapeId) -> Result<BodyId, PrismError> {
+        Ok(self.shape(id)?.body)
+    }
+
+    /// The shape's geometry in its body's frame.
+    pub fn shape_geometry(&self, id: ShapeId) -> Result<Shape, PrismError> {
+        Ok(self.shape(id)?.geometry)
+    }
+
+    /// The shape's tight world box as of the last step (or its creation).
+    pub fn shape_aabb(&self, id: ShapeId) -> Result<Aabb, PrismError> {
+        Ok(self.shape(id)?.aabb)
+    }
+
+    pub fn shape_filter(&self, id: ShapeId) -> Result<Filter, PrismError> {
+        Ok(self.shape(id)?.filter)
+    }
+
+    pub fn shape_user_data(&self, id: ShapeId) -> Result<u64, PrismError> {
+        Ok(self.shape(id)?.user_data)
+    }
+
+    /// The shape's friction coefficient.
+    pub fn shape_friction(&self, id: ShapeId) -> Result<f32, PrismError> {
+        Ok(self.shape(id)?.friction)
+    }
+
+    /// The shape's coefficient of restitution.
+    pub fn shape_restitution(&self, id: ShapeId) -> Result<f32, PrismError> {
+        Ok(self.shape(id)?.restitution)
+    }
+
+    /// The shape's density (kg/m²).
+    pub fn shape_density(&self, id: ShapeId) -> Result<f32, PrismError> {
+        Ok(self.shape(id)?.density)
+    }
+
+    /// The live shape `id`, or [`PrismError::InvalidId`].
+    pub(crate) fn shape(&self, id: ShapeId) -> Result<&ShapeRecord, PrismError> {
+        self.shapes.get(id).ok_or(PrismError::InvalidId {
+            kind: IdKind::Shape,
+            index: id.index(),
+            generation: id.generation(),
+        })
+    }
+
+    /// Validates the body and definition, then inserts the shape and updates the body's mass.
+    fn create_shape(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        geometry: Shape,
+    ) -> Result<ShapeId, PrismError> {
+        self.body(body)?;
+        def.validate()?;
+        let id = self.insert_shape(body, def, geometry)?;
+        self.update_body_mass(body.index());
+        Ok(id)
+    }
+
+    /// Records a validated shape on a live body and gives it a broadphase proxy.
+    fn insert_shape(
+        &mut self,
+        body_id: BodyId,
+        def: &ShapeDef,
+        geometry: Shape,
+    ) -> Result<ShapeId, PrismError> {
+        let body = self.body(body_id)?;
+        let tree = if body.body_type == BodyType::Static {
+            TreeKind::Static
+        } else {
+            TreeKind::Moving
+        };
+        let transform = self.solver_sets[body.set_index as usize]
+            .get(body.local_index)
+            .map(|(sim, _)| sim.transform)
+            .unwrap_or_default();
+        let aabb = compute_aabb(&geometry, transform);
+        let id = self.shapes.insert_with(|id| {
+            let proxy =
+                self.broadphase
+                    .create_proxy(tree, aabb, def.filter.category_bits, id.index());
+            ShapeRecord {
+                body: body_id,
+                geometry,
+                density: def.density,
+                friction: def.friction,
+                restitution: def.restitution,
+                filter: def.filter,
+                enable_contact_events: def.enable_contact_events,
+                user_data: def.user_data,
+                tree,
+                proxy,
+                aabb,
+                fat_aabb: aabb,
+            }
+        });
+        if let Some(shape) = self.shapes.get_mut(id) {
+            shape.fat_aabb = self.broadphase.tree(tree).fat_aabb(shape.proxy);
+        }
+        if let Some(body) = self.bodies.get_mut(body_id) {
+            body.shapes.push(id);
+        }
+        Ok(id)
+    }
+
+    /// Removes a shape's record and proxy (its contacts must already be gone).
+    pub(crate) fn remove_shape_record(&mut self, id: ShapeId) {
+        if let Some(shape) = self.shapes.remove(id) {
+            self.broadphase
+                .destroy_proxy(shape.tree, shape.proxy, id.index());
+        }
+    }
+
+    /// Recomputes the tight boxes of a body's shapes from its transform and moves their proxies;
+    /// a proxy whose box left its fat box is re-inserted and buffered for the pair update.
+    /// `teleported` re-inserts static proxies too (a static body moved by the user).
+    pub(crate) fn refresh_body_shapes(&mut self, body_index: u32, teleported: bool) {
+        let Some(body) = self.bodies.get_by_index(body_index) else {
+            return;
+        };
+        let Some((sim, _)) = self.solver_sets[body.set_index as usize].get(body.local_index) else {
+            return;
+        };
+        let transform = sim.transform;
+        for &shape_id in &body.shapes {
+            let Some(shape) = self.shapes.get_mut(shape_id) else {
+                continue;
+            };
+            shape.aabb = compute_aabb(&shape.geometry, transform);
+            if shape.tree == TreeKind::Static && !teleported {
+                continue;
+            }
+            let tree = self.broadphase.tree_mut(shape.tree);
+            if tree.move_proxy(shape.proxy, shape.aabb) {
+                shape.fat_aabb = tree.fat_aabb(shape.proxy);
+                self.broadphase.buffer_move(shape_id.index());
+            }
+        }
+    }
+}
+
+/// Checks a polygon built outside the world's helpers (see the module notes).
+fn validate_polygon(polygon: &Polygon) -> Result<(), PrismError> {
+    if polygon.count > MAX_POLYGON_VERTICES {
+        return Err(HullError::TooManyVertices {
+            count: polygon.count,
+        }
+        .into());
+    }
+    if polygon.count < 3 {
+        return Err(HullError::TooFewPoints {
+            distinct: polygon.count,
+        }
+        .into());
+    }
+    let vertices = polygon.verts();
+    if let Some(index) = vertices.iter().position(|v| !v.is_finite()) {
+        return Err(HullError::NonFinite { index }.into());
+    }
+    if !(polygon.radius.is_finite() && polygon.radius >= 0.0) {
+        return Err(HullError::InvalidRadius {
+            radius: polygon.radius,
+        }
+        .into());
+    }
+    // Twice the signed area by the shoelace formula, fanned from the first vertex; counter-
+    // clockwise polygons are positive. Collinear (or clockwise) vertices enclose no area.
+    let origin = vertices[0];
+    let twice_area: f32 = vertices
+        .windows(2)
+        .skip(1)
+        .map(|edge| cross(edge[0] - origin, edge[1] - origin))
+        .sum();
+    if twice_area <= LINEAR_SLOP * LINEAR_SLOP {
+        return Err(HullError::Collinear.into());
+    }
+    Ok(())
+}
