@@ -1,0 +1,591 @@
+//! Joint constraints: distance, revolute, prismatic, weld, wheel, motor and target joints,
+//! solved in the soft step alongside contacts.
+//!
+//! ## What a joint is here
+//!
+//! A joint connects two bodies through one *frame* on each: a point and an orientation fixed in
+//! the body, given relative to the body's centre of mass ([`JointBody::local_frame`]). Every
+//! kind constrains the pose of frame B relative to frame A:
+//!
+//! | kind | removes | optional rows |
+//! |---|---|---|
+//! | [`DistanceJoint`] | distance between the frame origins (or makes it a spring) | min/max limits, motor |
+//! | [`RevoluteJoint`] | the two origins coincide | angle spring, angle limits, motor |
+//! | [`PrismaticJoint`] | B's origin stays on A's x axis, no relative rotation | translation spring, limits, motor |
+//! | [`WeldJoint`] | origins coincide, no relative rotation (each part rigid or a spring) | |
+//! | [`WheelJoint`] | B's origin stays on A's x axis | suspension spring, limits, rotation motor |
+//! | [`MotorJoint`] | drives B toward an offset pose relative to A with bounded force/torque | |
+//! | [`TargetJoint`] | pulls a point of B toward a world target with a bounded spring | |
+//!
+//! The *joint angle* is the relative angle of the frames, `(θB + φB) − (θA + φA)` with `φ` the
+//! frames' orientations in their bodies; a reference angle `θref` (the angle at which the joint
+//! counts as zero) is expressed by `φA = 0, φB = −θref`. Axes (prismatic, wheel) are frame A's x
+//! axis.
+//!
+//! ## The passes
+//!
+//! The functions mirror the contact passes and run at the same places in the soft step:
+//!
+//! ```text
+//!   begin_step → prepare_joints → per substep: integrate v → warm_start_joints →
+//!   solve_joints(use_bias = true) → integrate x → solve_joints(use_bias = false)
+//! ```
+//!
+//! - [`prepare_joints`] (once a step, after the step's start pose has been recorded) rotates the
+//!   frames into the world, records the centre-to-centre vector and the joint angle at the start
+//!   of the step, and computes the effective masses and softnesses. Position errors within the
+//!   step are then tracked from the bodies' `Δp`/`Δq`, as contacts track separation (see
+//!   `joint/rows.rs`).
+//! - [`warm_start_joints`] applies the accumulated impulses again at the start of each substep.
+//! - [`solve_joints`] runs every row once. Point (equality) rows are soft with the world's joint
+//!   softness in the biased pass and rigid without position feedback in the relax pass; springs
+//!   are soft in both (they are part of the model, not an error correction); motors are rigid
+//!   velocity rows with a bounded accumulated impulse; limits are speculative while open and
+//!   soft/rigid like equality rows once reached. Within a joint the rows run from the least
+//!   to the most important — spring, motor, limits, then the equality rows — so that the
+//!   equality rows have the last word in every iteration.
+//!
+//! ## Impulses, forces and what persists
+//!
+//! Accumulated impulses ([`JointImpulses`]) are per substep, like the contacts': an impulse that
+//! holds a weight for `h` seconds. They persist across steps for warm starting — a caller keeps
+//! each joint's `impulses` between steps (or keeps the whole [`JointConstraint`]) and hands them
+//! back. The force and torque the joint applies to body B are therefore the impulses over the
+//! substep, `λ/h` ([`JointConstraint::reaction`]); breakable joints compare them with their
+//! thresholds after the step.
+//!
+//! ## Mass ratios
+//!
+//! An iterative solver propagates impulses well only between bodies of similar *effective* mass
+//! at the joint: a body's resistance to a push at distance `d` from its centre of mass is
+//! `1/(1/m + d²/I)`, which a small inertia makes tiny however heavy the body is. A chain that
+//! pairs a heavy body with a light, thin one converges slowly and stretches.
+//! [`effective_mass_ratio`] reports that ratio per joint so that a caller can list the joints
+//! worth fixing (by raising the light body's inertia two- to four-fold, or its mass).
+
+pub mod distance;
+pub mod motor;
+pub mod prismatic;
+pub mod revolute;
+pub(crate) mod rows;
+pub mod target;
+pub mod weld;
+pub mod wheel;
+
+#[cfg(test)]
+mod tests;
+
+pub use distance::DistanceJoint;
+pub use motor::MotorJoint;
+pub use prismatic::PrismaticJoint;
+pub use revolute::RevoluteJoint;
+pub use target::TargetJoint;
+pub use weld::WeldJoint;
+pub use wheel::WheelJoint;
+
+use crate::contact_constraint::checked_body_index;
+use crate::params::SolverParams;
+use crate::softness::Softness;
+use core_soa::{BodySim, BodyState, NULL_BODY, Rot, Transform, Vec2};
+use rows::JointPair;
+use std::fmt;
+
+/// Damping ratio of the joint softness for joints attached to a body with zero inverse mass
+/// (static or kinematic): stiffer damping keeps a chain hung from the ground from ringing.
+pub const STATIC_JOINT_DAMPING_RATIO: f32 = 5.0;
+
+/// One side of a joint.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointBody {
+    /// Index into the awake `states`/`sims` arrays, or [`NULL_BODY`] for a body that is not
+    /// simulated (static).
+    pub index: u32,
+    /// Inverse mass (0 for static and kinematic bodies).
+    pub inv_mass: f32,
+    /// Inverse rotational inertia about the centre of mass (0 for fixed rotation).
+    pub inv_inertia: f32,
+    /// The joint frame in body coordinates: `p` from the centre of mass to the anchor, `q` the
+    /// frame's orientation relative to the body.
+    pub local_frame: Transform,
+    /// World centre of mass (`p`) and rotation (`q`) of a body that is not in the awake arrays;
+    /// ignored when `index` names an awake body (the pose is read from its `BodySim`).
+    pub fixed_pose: Transform,
+}
+
+impl JointBody {
+    /// An awake body at `index` with the given inverse mass and inertia.
+    pub fn awake(index: u32, inv_mass: f32, inv_inertia: f32, local_frame: Transform) -> Self {
+        JointBody {
+            index,
+            inv_mass,
+            inv_inertia,
+            local_frame,
+            fixed_pose: Transform::IDENTITY,
+        }
+    }
+
+    /// A static body whose centre of mass and rotation are `pose`.
+    pub fn fixed(pose: Transform, local_frame: Transform) -> Self {
+        JointBody {
+            index: NULL_BODY,
+            inv_mass: 0.0,
+            inv_inertia: 0.0,
+            local_frame,
+            fixed_pose: pose,
+        }
+    }
+
+    /// The world centre of mass and rotation of this body at the start of the step.
+    fn pose(&self, sims: &[BodySim]) -> Transform {
+        match sims.get(self.index as usize) {
+            Some(sim) if self.index != NULL_BODY => Transform::new(sim.center, sim.transform.q),
+            _ => self.fixed_pose,
+        }
+    }
+
+    fn masses(&self) -> (u32, f32, f32) {
+        (self.index, self.inv_mass, self.inv_inertia)
+    }
+
+    /// True when no impulse can move this body.
+    fn is_immovable(&self) -> bool {
+        self.inv_mass == 0.0 && self.inv_inertia == 0.0
+    }
+}
+
+/// The kind of a joint and its settings. The World may change settings between steps (motor
+/// speed, target, spring frequency); they take effect at the next [`prepare_joints`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum JointKind {
+    Distance(DistanceJoint),
+    Revolute(RevoluteJoint),
+    Prismatic(PrismaticJoint),
+    Weld(WeldJoint),
+    Wheel(WheelJoint),
+    Motor(MotorJoint),
+    Target(TargetJoint),
+}
+
+/// The accumulated impulses of one joint (per substep). They persist across steps for warm
+/// starting. Which slots a kind uses:
+///
+/// | kind | `linear` | `angular` | `spring` | `motor` | `lower`/`upper` |
+/// |---|---|---|---|---|---|
+/// | distance | x: rigid length row | | length spring | motor | length limits |
+/// | revolute | point | | angle spring | motor | angle limits |
+/// | prismatic | x: perpendicular | relative angle | spring | motor | translation limits |
+/// | weld | point | relative angle | | | |
+/// | wheel | x: perpendicular | | suspension | rotation motor | translation limits |
+/// | motor | point (bounded) | angle (bounded) | | | |
+/// | target | point (bounded) | angular damping | | | |
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct JointImpulses {
+    pub linear: Vec2,
+    pub angular: f32,
+    pub spring: f32,
+    pub motor: f32,
+    pub lower: f32,
+    pub upper: f32,
+}
+
+/// What preparation computes once per step. Which fields a kind reads is documented on the kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct JointPrepared {
+    /// Frame A's origin from A's centre of mass, world orientation at the step start.
+    pub anchor_a: Vec2,
+    /// Frame B's origin from B's centre of mass, world orientation at the step start.
+    pub anchor_b: Vec2,
+    /// Frame A's x axis in the world at the step start (prismatic/wheel axis); for a distance
+    /// joint, the unit vector from anchor A to anchor B.
+    pub axis: Vec2,
+    /// `cB₀ − cA₀` (for a target joint, `cB₀ − target`).
+    pub delta_center: Vec2,
+    /// The joint angle at the step start minus the angle the joint drives toward (reference or
+    /// offset), in (−π, π].
+    pub delta_angle: f32,
+    /// Softness of the equality rows in the biased pass.
+    pub joint_softness: Softness,
+    /// Softness of a spring row (or of a weld's linear part, or a target's pull).
+    pub spring_softness: Softness,
+    /// Softness of a weld's angular part or a target's angular damping.
+    pub angular_softness: Softness,
+    /// Effective mass of a distance joint's length row. (Prismatic and wheel joints recompute
+    /// theirs from the current lever arms at every row, since their arms grow with the
+    /// translation.)
+    pub axial_mass: f32,
+    /// `1/(IA⁻¹ + IB⁻¹)`, or 0 when neither body can rotate.
+    pub angular_mass: f32,
+}
+
+/// The step constants the joint passes read.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointParams {
+    /// Substep (s).
+    pub h: f32,
+    /// `1/h`, or 0 for a step that moves nothing.
+    pub inv_h: f32,
+    /// Softness of equality rows between two bodies that can both be pushed.
+    pub joint_softness: Softness,
+    /// Softness of equality rows against a body with zero inverse mass.
+    pub static_joint_softness: Softness,
+    /// Keep the carried impulses; otherwise preparation zeroes them.
+    pub enable_warm_starting: bool,
+}
+
+impl JointParams {
+    /// The joint constants of a soft step with `params`: `h = dt / substeps`, the joint
+    /// softness from `joint_hertz` and `joint_damping_ratio` (and
+    /// [`STATIC_JOINT_DAMPING_RATIO`] against fixed bodies). A non-finite or non-positive `dt`
+    /// gives `h = 0` and `inv_h = 0`: such a step moves nothing and must not run the joint
+    /// passes (the solver skips it, see [`crate::solve`]).
+    pub fn new(params: &SolverParams) -> JointParams {
+        let h = if params.has_valid_dt() {
+            params.dt / params.substep_count() as f32
+        } else {
+            0.0
+        };
+        JointParams::for_substep(
+            h,
+            params.joint_hertz,
+            params.joint_damping_ratio,
+            params.enable_warm_starting,
+        )
+    }
+
+    /// The joint constants for substep `h` with the joint spring `hertz`, `damping_ratio`.
+    pub fn for_substep(
+        h: f32,
+        hertz: f32,
+        damping_ratio: f32,
+        enable_warm_starting: bool,
+    ) -> JointParams {
+        let valid = h.is_finite() && h > 0.0;
+        let h = if valid { h } else { 0.0 };
+        JointParams {
+            h,
+            inv_h: if valid { 1.0 / h } else { 0.0 },
+            joint_softness: Softness::new(hertz, damping_ratio, h),
+            static_joint_softness: Softness::new(hertz, STATIC_JOINT_DAMPING_RATIO, h),
+            enable_warm_starting,
+        }
+    }
+}
+
+/// What a pass needs besides the joint and the bodies.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PassContext {
+    pub h: f32,
+    pub inv_h: f32,
+    pub use_bias: bool,
+}
+
+/// The force (N) and torque (N·m) a joint applied to body B over the last step; body A received
+/// the opposite force (and the torque of the opposite force about its own anchor).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct JointReaction {
+    pub force: Vec2,
+    pub torque: f32,
+}
+
+impl JointReaction {
+    /// True when the force's magnitude exceeds `max_force` or the torque's exceeds
+    /// `max_torque`: the test a breakable joint applies after each step.
+    pub fn exceeds(&self, max_force: f32, max_torque: f32) -> bool {
+        self.force.length_squared() > max_force * max_force || self.torque.abs() > max_torque
+    }
+}
+
+/// One joint constraint: bodies, kind, prepared data and accumulated impulses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointConstraint {
+    pub body_a: JointBody,
+    pub body_b: JointBody,
+    pub kind: JointKind,
+    /// Accumulated impulses: carried in from the last step, carried out to the next.
+    pub impulses: JointImpulses,
+    /// Filled by [`prepare_joints`].
+    pub prepared: JointPrepared,
+}
+
+impl JointConstraint {
+    /// A joint with no carried impulses.
+    pub fn new(kind: JointKind, body_a: JointBody, body_b: JointBody) -> JointConstraint {
+        JointConstraint {
+            body_a,
+            body_b,
+            kind,
+            impulses: JointImpulses::default(),
+            prepared: JointPrepared::default(),
+        }
+    }
+
+    /// Checks the joint for values the solver cannot use: a body joined to itself, non-finite
+    /// or negative masses, non-finite frames, and the kind's own settings.
+    pub fn validate(&self) -> Result<(), JointError> {
+        if self.body_a.index == self.body_b.index && self.body_a.index != NULL_BODY {
+            return Err(JointError::new("body_b.index", self.body_b.index as f32));
+        }
+        for (side, body) in [("body_a", &self.body_a), ("body_b", &self.body_b)] {
+            check_non_negative(side, "inv_mass", body.inv_mass)?;
+            check_non_negative(side, "inv_inertia", body.inv_inertia)?;
+            check_transform(side, "local_frame", &body.local_frame)?;
+            check_transform(side, "fixed_pose", &body.fixed_pose)?;
+        }
+        match &self.kind {
+            JointKind::Distance(j) => j.validate(),
+            JointKind::Revolute(j) => j.validate(),
+            JointKind::Prismatic(j) => j.validate(),
+            JointKind::Weld(j) => j.validate(),
+            JointKind::Wheel(j) => j.validate(),
+            JointKind::Motor(j) => j.validate(),
+            JointKind::Target(j) => j.validate(),
+        }
+    }
+
+    /// Prepares the joint for a step whose start pose is in `sims` (see [`prepare_joints`]).
+    pub fn prepare(&mut self, sims: &[BodySim], params: &JointParams) {
+        self.body_a.index = checked_body_index(self.body_a.index, sims.len());
+        self.body_b.index = checked_body_index(self.body_b.index, sims.len());
+        self.prepared = self.prepare_frames(sims, params);
+        if !params.enable_warm_starting {
+            self.impulses = JointImpulses::default();
+        }
+        let pair = JointPair::at_rest(self.body_a.masses(), self.body_b.masses());
+        let prepared = &mut self.prepared;
+        match &self.kind {
+            JointKind::Distance(j) => j.prepare(prepared, &pair, params),
+            JointKind::Revolute(j) => j.prepare(prepared, params),
+            JointKind::Prismatic(j) => j.prepare(prepared, params),
+            JointKind::Weld(j) => j.prepare(prepared, params),
+            JointKind::Wheel(j) => j.prepare(prepared, params),
+            JointKind::Motor(j) => j.prepare(prepared, &self.body_a, sims),
+            JointKind::Target(j) => j.prepare(prepared, &self.body_b, sims, params),
+        }
+    }
+
+    /// The frame data every kind shares: world anchors and axis, centre difference, joint angle,
+    /// joint softness and angular mass.
+    fn prepare_frames(&self, sims: &[BodySim], params: &JointParams) -> JointPrepared {
+        let pose_a = self.body_a.pose(sims);
+        let pose_b = self.body_b.pose(sims);
+        let frame_rotation_a = pose_a.q.mul(self.body_a.local_frame.q);
+        let frame_rotation_b = pose_b.q.mul(self.body_b.local_frame.q);
+        let attached_to_fixed = self.body_a.inv_mass == 0.0 || self.body_b.inv_mass == 0.0;
+        JointPrepared {
+            anchor_a: pose_a.q.rotate(self.body_a.local_frame.p),
+            anchor_b: pose_b.q.rotate(self.body_b.local_frame.p),
+            axis: frame_rotation_a.x_axis(),
+            delta_center: pose_b.p - pose_a.p,
+            delta_angle: Rot::relative_angle(frame_rotation_a, frame_rotation_b),
+            joint_softness: if attached_to_fixed {
+                params.static_joint_softness
+            } else {
+                params.joint_softness
+            },
+            spring_softness: Softness::RIGID,
+            angular_softness: Softness::RIGID,
+            axial_mass: 0.0,
+            angular_mass: rows::inverse_or_zero(self.body_a.inv_inertia + self.body_b.inv_inertia),
+        }
+    }
+
+    fn load(&self, states: &[BodyState]) -> JointPair {
+        JointPair::load(states, self.body_a.masses(), self.body_b.masses())
+    }
+
+    /// Applies the accumulated impulses to the bodies (start of a substep).
+    pub fn warm_start(&self, states: &mut [BodyState]) {
+        let mut pair = self.load(states);
+        let (p, i) = (&self.prepared, &self.impulses);
+        match &self.kind {
+            JointKind::Distance(j) => j.warm_start(p, i, &mut pair),
+            JointKind::Revolute(j) => j.warm_start(p, i, &mut pair),
+            JointKind::Prismatic(j) => j.warm_start(p, i, &mut pair),
+            JointKind::Weld(j) => j.warm_start(p, i, &mut pair),
+            JointKind::Wheel(j) => j.warm_start(p, i, &mut pair),
+            JointKind::Motor(j) => j.warm_start(p, i, &mut pair),
+            JointKind::Target(j) => j.warm_start(p, i, &mut pair),
+        }
+        pair.store(states, self.body_a.index, self.body_b.index);
+    }
+
+    /// Solves every row of the joint once; `use_bias` selects the biased pass (soft position
+    /// feedback) or the relax pass (rigid, none).
+    pub fn solve(&mut self, states: &mut [BodyState], params: &JointParams, use_bias: bool) {
+        let mut pair = self.load(states);
+        let pass = PassContext {
+            h: params.h,
+            inv_h: params.inv_h,
+            use_bias,
+        };
+        let (p, i) = (&self.prepared, &mut self.impulses);
+        match &self.kind {
+            JointKind::Distance(j) => j.solve(p, i, &mut pair, &pass),
+            JointKind::Revolute(j) => j.solve(p, i, &mut pair, &pass),
+            JointKind::Prismatic(j) => j.solve(p, i, &mut pair, &pass),
+            JointKind::Weld(j) => j.solve(p, i, &mut pair, &pass),
+            JointKind::Wheel(j) => j.solve(p, i, &mut pair, &pass),
+            JointKind::Motor(j) => j.solve(p, i, &mut pair, &pass),
+            JointKind::Target(j) => j.solve(p, i, &mut pair, &pass),
+        }
+        pair.store(states, self.body_a.index, self.body_b.index);
+    }
+
+    /// The force and torque this joint applied to body B over the last substep of the last
+    /// step: the accumulated (per-substep) impulses times `inv_h = 1/h`. Axial impulses are
+    /// directed along the axis prepared at the start of the step.
+    pub fn reaction(&self, inv_h: f32) -> JointReaction {
+        let (p, i) = (&self.prepared, &self.impulses);
+        let (linear, angular) = match &self.kind {
+            JointKind::Distance(_) => (distance::linear_impulse(p, i), 0.0),
+            JointKind::Revolute(_) => (i.linear, revolute::angular_impulse(i)),
+            JointKind::Prismatic(_) => prismatic::reaction_impulses(p, i),
+            JointKind::Weld(_) | JointKind::Motor(_) | JointKind::Target(_) => {
+                (i.linear, i.angular)
+            }
+            JointKind::Wheel(_) => wheel::reaction_impulses(p, i),
+        };
+        JointReaction {
+            force: inv_h * linear,
+            torque: inv_h * angular,
+        }
+    }
+}
+
+/// Prepares every joint for a step. Call it after the step's start pose is recorded
+/// (`integrate::begin_step`: `Δp = 0`, `Δq = I`), with the awake bodies' `sims`. Without warm
+/// starting, the carried impulses are zeroed.
+pub fn prepare_joints(joints: &mut [JointConstraint], sims: &[BodySim], params: &JointParams) {
+    for joint in joints.iter_mut() {
+        joint.prepare(sims, params);
+    }
+}
+
+/// Applies every joint's accumulated impulses, in order.
+pub fn warm_start_joints(joints: &[JointConstraint], states: &mut [BodyState]) {
+    for joint in joints {
+        joint.warm_start(states);
+    }
+}
+
+/// Solves every joint once, in order: the biased pass with `use_bias`, the relax pass without.
+pub fn solve_joints(
+    joints: &mut [JointConstraint],
+    states: &mut [BodyState],
+    params: &JointParams,
+    use_bias: bool,
+) {
+    for joint in joints.iter_mut() {
+        joint.solve(states, params, use_bias);
+    }
+}
+
+/// The effective mass of one side at its anchor, against a push perpendicular to the lever arm
+/// (the weakest direction): `1/(1/m + d²/I)` with `d` the distance from the centre of mass to
+/// the anchor. `None` for a body nothing can move.
+pub fn anchor_effective_mass(body: &JointBody) -> Option<f32> {
+    if body.is_immovable() {
+        return None;
+    }
+    let d_squared = body.local_frame.p.length_squared();
+    let k = body.inv_mass + body.inv_inertia * d_squared;
+    if k > 0.0 { Some(1.0 / k) } else { None }
+}
+
+/// The ratio (≥ 1) of the larger to the smaller effective mass of the two sides of a joint, at
+/// their anchors. A joint to an immovable body (or a target joint, which acts on one body) has
+/// ratio 1: all the effort goes into the one body that can move.
+pub fn effective_mass_ratio(joint: &JointConstraint) -> f32 {
+    if matches!(joint.kind, JointKind::Target(_)) {
+        return 1.0;
+    }
+    match (
+        anchor_effective_mass(&joint.body_a),
+        anchor_effective_mass(&joint.body_b),
+    ) {
+        (Some(a), Some(b)) => a.max(b) / a.min(b),
+        _ => 1.0,
+    }
+}
+
+/// Appends to `out` the indices of the joints whose [`effective_mass_ratio`] exceeds
+/// `threshold`.
+pub fn joints_above_mass_ratio(joints: &[JointConstraint], threshold: f32, out: &mut Vec<usize>) {
+    out.extend(
+        joints
+            .iter()
+            .enumerate()
+            .filter(|(_, joint)| effective_mass_ratio(joint) > threshold)
+            .map(|(index, _)| index),
+    );
+}
+
+/// A joint setting the solver cannot use, named by field.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JointError {
+    /// The field, e.g. `"revolute.lower_angle"`.
+    pub field: String,
+    pub value: f32,
+}
+
+impl JointError {
+    pub(crate) fn new(field: impl Into<String>, value: f32) -> JointError {
+        JointError {
+            field: field.into(),
+            value,
+        }
+    }
+}
+
+impl fmt::Display for JointError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid joint setting `{}` = {}", self.field, self.value)
+    }
+}
+
+impl std::error::Error for JointError {}
+
+/// `Ok` when `value` is finite and ≥ 0.
+pub(crate) fn check_non_negative(kind: &str, field: &str, value: f32) -> Result<(), JointError> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(())
+    } else {
+        Err(JointError::new(format!("{kind}.{field}"), value))
+    }
+}
+
+/// `Ok` when `value` is finite.
+pub(crate) fn check_finite(kind: &str, field: &str, value: f32) -> Result<(), JointError> {
+    if value.is_finite() {
+        Ok(())
+    } else {
+        Err(JointError::new(format!("{kind}.{field}"), value))
+    }
+}
+
+/// `Ok` when `lower ≤ upper` (both finite).
+pub(crate) fn check_range(
+    kind: &str,
+    field: &str,
+    lower: f32,
+    upper: f32,
+) -> Result<(), JointError> {
+    check_finite(kind, field, lower)?;
+    check_finite(kind, field, upper)?;
+    if lower <= upper {
+        Ok(())
+    } else {
+        Err(JointError::new(format!("{kind}.{field}"), lower - upper))
+    }
+}
+
+fn check_transform(side: &str, field: &str, t: &Transform) -> Result<(), JointError> {
+    for (name, value) in [("p.x", t.p.x), ("p.y", t.p.y)] {
+        check_finite(side, &format!("{field}.{name}"), value)?;
+    }
+    if t.q.is_valid() {
+        Ok(())
+    } else {
+        Err(JointError::new(format!("{side}.{field}.q"), t.q.c))
+    }
+}

@@ -1,0 +1,108 @@
+//! The motor joint: drives body B toward a pose relative to body A — frame B's origin at
+//! `linear_offset` in frame A, and the joint angle at `angular_offset` — with a bounded force
+//! and torque. It is a controller, not a constraint: a character pushed around by a platform,
+//! or a body steered by a user, that still yields to anything stronger than its limits.
+//!
+//! ## Rows
+//!
+//! Both parts ask for the velocity that would remove a fraction `β` (the correction factor) of
+//! the error within one substep, and bound the accumulated impulse:
+//!
+//! ```text
+//!   angle:  Δλ = −(1/(IA⁻¹ + IB⁻¹))·(ωB − ωA + β·(θ − θ_offset)/h),   |Λ| ≤ h·max_torque
+//!   point:  Δλ = −K⁻¹·(Ċ + β·d/h),                                     |Λ| ≤ h·max_force
+//! ```
+//!
+//! with `d` from the offset target point on A to frame B's origin and `K` the point constraint's
+//! matrix (`JointPair::point_matrix` in `rows.rs`). The rows are the same in both passes: the correction is
+//! the drive itself, not a stabilisation the relax pass should remove. `β = 1` reaches the
+//! target in one substep when the limits allow; smaller values approach it exponentially.
+
+use super::rows::{JointPair, accumulate_bounded, accumulate_within_length};
+use super::{JointBody, JointError, JointImpulses, JointPrepared, PassContext};
+use super::{check_finite, check_non_negative};
+use core_soa::{BodySim, Rot, Vec2};
+
+/// Settings of a motor joint.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MotorJoint {
+    /// Where frame B's origin should be, in frame A's coordinates (m).
+    pub linear_offset: Vec2,
+    /// The joint angle to reach (rad).
+    pub angular_offset: f32,
+    /// Largest force (N).
+    pub max_force: f32,
+    /// Largest torque (N·m).
+    pub max_torque: f32,
+    /// Fraction of the pose error removed per substep, in [0, 1].
+    pub correction_factor: f32,
+}
+
+impl Default for MotorJoint {
+    fn default() -> Self {
+        MotorJoint {
+            linear_offset: Vec2::ZERO,
+            angular_offset: 0.0,
+            max_force: 1.0,
+            max_torque: 1.0,
+            correction_factor: 0.3,
+        }
+    }
+}
+
+impl MotorJoint {
+    pub(crate) fn validate(&self) -> Result<(), JointError> {
+        const KIND: &str = "motor";
+        check_finite(KIND, "linear_offset.x", self.linear_offset.x)?;
+        check_finite(KIND, "linear_offset.y", self.linear_offset.y)?;
+        check_finite(KIND, "angular_offset", self.angular_offset)?;
+        check_non_negative(KIND, "max_force", self.max_force)?;
+        check_non_negative(KIND, "max_torque", self.max_torque)?;
+        check_non_negative(KIND, "correction_factor", self.correction_factor)?;
+        if self.correction_factor > 1.0 {
+            return Err(JointError::new(
+                "motor.correction_factor",
+                self.correction_factor,
+            ));
+        }
+        Ok(())
+    }
+
+    /// Moves anchor A to the offset target point and subtracts the target angle, so that the
+    /// rows drive `d` and `delta_angle` to zero.
+    pub(crate) fn prepare(&self, p: &mut JointPrepared, body_a: &JointBody, sims: &[BodySim]) {
+        let q_a = body_a.pose(sims).q;
+        let offset_in_body = body_a.local_frame.q.rotate(self.linear_offset);
+        p.anchor_a += q_a.rotate(offset_in_body);
+        p.delta_angle = Rot::from_angle(p.delta_angle - self.angular_offset).angle();
+    }
+
+    pub(crate) fn warm_start(&self, p: &JointPrepared, i: &JointImpulses, pair: &mut JointPair) {
+        let anchors = pair.current_anchors(p.anchor_a, p.anchor_b);
+        pair.apply_point(i.linear, anchors.0, anchors.1);
+        pair.apply_angular(i.angular);
+    }
+
+    pub(crate) fn solve(
+        &self,
+        p: &JointPrepared,
+        i: &mut JointImpulses,
+        pair: &mut JointPair,
+        pass: &PassContext,
+    ) {
+        let gain = self.correction_factor.clamp(0.0, 1.0) * pass.inv_h;
+        let angle = p.delta_angle + pair.step_relative_angle();
+        let velocity = pair.relative_angular_velocity() + gain * angle;
+        let impulse = -p.angular_mass * velocity;
+        let max_angular = pass.h * self.max_torque;
+        pair.apply_angular(accumulate_bounded(&mut i.angular, impulse, max_angular));
+
+        let (r_a, r_b) = pair.current_anchors(p.anchor_a, p.anchor_b);
+        let d = pair.anchor_separation(r_a, r_b, p.delta_center);
+        let velocity = pair.relative_point_velocity(r_a, r_b) + gain * d;
+        let impulse = -pair.point_matrix(r_a, r_b).solve(velocity);
+        let max_linear = pass.h * self.max_force;
+        let applied = accumulate_within_length(&mut i.linear, impulse, max_linear);
+        pair.apply_point(applied, r_a, r_b);
+    }
+}

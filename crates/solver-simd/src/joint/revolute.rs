@@ -1,0 +1,188 @@
+//! The revolute joint (hinge): the two frame origins coincide, the bodies turn freely about
+//! them, with an optional angle spring, angle limits and a motor.
+//!
+//! ## Rows
+//!
+//! - **Point** (two rows, one 2×2 block): `C = d = (cB + rB) − (cA + rA)`,
+//!   `Ċ = vB + ωB × rB − vA − ωA × rA`, `K` from `JointPair::point_matrix` in `rows.rs`. Soft with the
+//!   joint softness in the biased pass, rigid in the relax pass.
+//! - **Angle rows** all have `Ċ = ωB − ωA` and effective mass `1/(IA⁻¹ + IB⁻¹)`
+//!   (`prepared.angular_mass`), with the joint angle `θ = delta_angle + angle(ΔqA⁻¹·ΔqB)`:
+//!   - spring: `C = θ` (rest at the reference angle), soft with the spring's own softness;
+//!   - motor: a velocity row `Ċ = ωB − ωA − speed`, rigid, with the accumulated impulse
+//!     bounded by `h·max_motor_torque`;
+//!   - lower limit `C = θ − lower ≥ 0` and upper limit `C = upper − θ ≥ 0`, each a one-sided
+//!     row (accumulated impulse ≥ 0), speculative while open.
+//!
+//! When neither body can rotate (`angular_mass = 0`) the angle rows are skipped.
+//!
+//! ## Angle rows turn the bodies about the hinge
+//!
+//! Solved on their own, the angle rows would see only the bodies' inertias about their centres,
+//! `1/(IA⁻¹ + IB⁻¹)`, and the point row solved after them would undo their work: on an arm whose
+//! mass sits far from the hinge (inertia small against `m·r²`) the point row turns the body right
+//! back to keep the hinge together, and a limit leaks by tens of degrees. So each angle row
+//! applies its angular impulse `λ` *together with* the point impulse that keeps the hinge's
+//! relative velocity unchanged. An angular impulse changes the hinge velocity by `u·λ` with
+//!
+//! ```text
+//!   u = ωB-part × rB − ωA-part × rA = left_perp(IA⁻¹·rA + IB⁻¹·rB)
+//! ```
+//!
+//! and the point impulse `P = −K⁻¹·u·λ` cancels exactly that. The pair `(λ, P)` changes the
+//! relative angular velocity by `(IA⁻¹ + IB⁻¹ − uᵀ·K⁻¹·u)·λ` (the point block's Schur complement),
+//! so the row's effective mass is `1/(IA⁻¹ + IB⁻¹ − uᵀ·K⁻¹·u)`. For a body of mass `m` and
+//! inertia `I` hinged at distance `L` to the ground this is `I + m·L²`, the inertia about the
+//! hinge, as it should be. `P` is part of the hinge's reaction and accumulates into the point
+//! impulse, so warm starting and the force read-back include it.
+//!
+//! The joint angle is measured in (−π, π] at the start of each step and tracked continuously
+//! within it, so limits should lie inside (−π, π).
+
+use super::rows::{
+    JointPair, RowTerms, accumulate_bounded, accumulate_non_negative, inverse_or_zero,
+};
+use super::{JointError, JointImpulses, JointParams, JointPrepared, PassContext};
+use super::{check_finite, check_non_negative, check_range};
+use crate::softness::Softness;
+use core_soa::{Vec2, left_perp};
+
+/// Settings of a revolute joint. The default is a free hinge.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RevoluteJoint {
+    /// Turn the angle spring on.
+    pub enable_spring: bool,
+    /// Spring frequency (Hz); 0 makes the spring apply nothing.
+    pub hertz: f32,
+    /// Spring damping ratio.
+    pub damping_ratio: f32,
+    /// Turn the angle limits on.
+    pub enable_limit: bool,
+    /// Lowest joint angle (rad).
+    pub lower_angle: f32,
+    /// Highest joint angle (rad).
+    pub upper_angle: f32,
+    /// Turn the motor on.
+    pub enable_motor: bool,
+    /// Target relative angular speed `ωB − ωA` (rad/s).
+    pub motor_speed: f32,
+    /// Largest torque the motor applies (N·m).
+    pub max_motor_torque: f32,
+}
+
+impl RevoluteJoint {
+    pub(crate) fn validate(&self) -> Result<(), JointError> {
+        const KIND: &str = "revolute";
+        check_non_negative(KIND, "hertz", self.hertz)?;
+        check_non_negative(KIND, "damping_ratio", self.damping_ratio)?;
+        check_range(KIND, "lower_angle", self.lower_angle, self.upper_angle)?;
+        check_finite(KIND, "motor_speed", self.motor_speed)?;
+        check_non_negative(KIND, "max_motor_torque", self.max_motor_torque)
+    }
+
+    pub(crate) fn prepare(&self, prepared: &mut JointPrepared, params: &JointParams) {
+        if self.enable_spring {
+            prepared.spring_softness = Softness::new(self.hertz, self.damping_ratio, params.h);
+        }
+    }
+
+    pub(crate) fn warm_start(&self, p: &JointPrepared, i: &JointImpulses, pair: &mut JointPair) {
+        let anchors = pair.current_anchors(p.anchor_a, p.anchor_b);
+        pair.apply_point(i.linear, anchors.0, anchors.1);
+        pair.apply_angular(angular_impulse(i));
+    }
+
+    pub(crate) fn solve(
+        &self,
+        p: &JointPrepared,
+        i: &mut JointImpulses,
+        pair: &mut JointPair,
+        pass: &PassContext,
+    ) {
+        if p.angular_mass > 0.0 {
+            self.solve_angle_rows(p, i, pair, pass);
+        }
+        let anchors = pair.current_anchors(p.anchor_a, p.anchor_b);
+        let separation = pair.anchor_separation(anchors.0, anchors.1, p.delta_center);
+        let softness = pass.use_bias.then_some(&p.joint_softness);
+        pair.solve_point(anchors, separation, softness, &mut i.linear);
+    }
+
+    fn solve_angle_rows(
+        &self,
+        p: &JointPrepared,
+        i: &mut JointImpulses,
+        pair: &mut JointPair,
+        pass: &PassContext,
+    ) {
+        let hinge = HingeTurn::at(pair, p);
+        let angle = p.delta_angle + pair.step_relative_angle();
+        if self.enable_spring {
+            let terms = RowTerms::spring(&p.spring_softness, angle);
+            let impulse = terms.impulse(hinge.mass, pair.relative_angular_velocity(), i.spring);
+            i.spring += impulse;
+            hinge.apply(pair, &mut i.linear, impulse);
+        }
+        if self.enable_motor {
+            let velocity_error = pair.relative_angular_velocity() - self.motor_speed;
+            let impulse = -hinge.mass * velocity_error;
+            let max_impulse = pass.h * self.max_motor_torque;
+            let applied = accumulate_bounded(&mut i.motor, impulse, max_impulse);
+            hinge.apply(pair, &mut i.linear, applied);
+        }
+        if self.enable_limit {
+            let soft = &p.joint_softness;
+            let lower = RowTerms::limit(soft, angle - self.lower_angle, pass.use_bias, pass.inv_h);
+            let impulse = lower.impulse(hinge.mass, pair.relative_angular_velocity(), i.lower);
+            let applied = accumulate_non_negative(&mut i.lower, impulse);
+            hinge.apply(pair, &mut i.linear, applied);
+            let upper = RowTerms::limit(soft, self.upper_angle - angle, pass.use_bias, pass.inv_h);
+            let impulse = upper.impulse(hinge.mass, -pair.relative_angular_velocity(), i.upper);
+            let applied = accumulate_non_negative(&mut i.upper, impulse);
+            hinge.apply(pair, &mut i.linear, -applied);
+        }
+    }
+}
+
+/// An angle row's direction with the hinge held: per unit angular impulse, the point impulse
+/// that keeps the hinge velocity unchanged, and the effective mass of the combination.
+struct HingeTurn {
+    r_a: Vec2,
+    r_b: Vec2,
+    /// `−K⁻¹·u`: the point impulse per unit angular impulse.
+    point_per_unit: Vec2,
+    /// `1/(IA⁻¹ + IB⁻¹ − uᵀ·K⁻¹·u)`.
+    mass: f32,
+}
+
+impl HingeTurn {
+    fn at(pair: &JointPair, p: &JointPrepared) -> HingeTurn {
+        let (r_a, r_b) = pair.current_anchors(p.anchor_a, p.anchor_b);
+        let u = left_perp(pair.inv_inertia_a * r_a + pair.inv_inertia_b * r_b);
+        let point_per_unit = -pair.point_matrix(r_a, r_b).solve(u);
+        // uᵀ·K⁻¹·u = −u·point_per_unit; the complement is positive for any body that can turn
+        // (it is the inverse inertia about the hinge), but rounding may leave a tiny negative
+        // value when none can, which `inverse_or_zero` turns into "apply nothing".
+        let complement = pair.inv_inertia_a + pair.inv_inertia_b + u.dot(point_per_unit);
+        HingeTurn {
+            r_a,
+            r_b,
+            point_per_unit,
+            mass: inverse_or_zero(complement),
+        }
+    }
+
+    /// Applies the angular impulse `impulse` to B (and its opposite to A) with the hinge's
+    /// accompanying point impulse, which accumulates into `point_impulse`.
+    fn apply(&self, pair: &mut JointPair, point_impulse: &mut Vec2, impulse: f32) {
+        let point = impulse * self.point_per_unit;
+        *point_impulse += point;
+        pair.apply_angular(impulse);
+        pair.apply_point(point, self.r_a, self.r_b);
+    }
+}
+
+/// The angular impulse the revolute's angle rows apply to body B.
+pub(crate) fn angular_impulse(i: &JointImpulses) -> f32 {
+    i.spring + i.motor + i.lower - i.upper
+}

@@ -1,0 +1,472 @@
+//! The pieces every joint row is built from: the two bodies as a pass sees them, the current
+//! anchors and relative pose, impulse application, the soft/rigid row terms and the clamped
+//! accumulators.
+//!
+//! ## Bodies within a pass
+//!
+//! A pass loads both bodies' velocities and step displacements (`Δp`, `Δq`) from the awake
+//! [`BodyState`] array (a static body gathers as the identity state), applies its rows to the
+//! local copies, and writes the velocities back only for dynamic bodies: a kinematic body has
+//! zero inverse mass, so its velocity never changes anyway, and a static body has no slot.
+//!
+//! ## The current relative pose
+//!
+//! Unlike contacts, whose Jacobians stay frozen for the step, joints rotate their anchors with
+//! the bodies every time a row is solved: a hinge on a spinning wheel must follow the wheel
+//! within the step. With `rA₀`, `rB₀` the anchors (from each centre of mass, world orientation)
+//! at the start of the step and `Δq` the rotation since then,
+//!
+//! ```text
+//!   rA = R(ΔqA)·rA₀,   rB = R(ΔqB)·rB₀
+//!   cA = cA₀ + ΔpA,    cB = cB₀ + ΔpB
+//!   d  = (cB + rB) − (cA + rA) = (ΔpB − ΔpA) + (rB − rA) + (cB₀ − cA₀)
+//! ```
+//!
+//! `d` is the vector from anchor A to anchor B: the position error of a point constraint, and
+//! the quantity whose length or projection the distance, prismatic and wheel rows constrain.
+//! `cB₀ − cA₀` is computed once at preparation (`delta_center`), so the substeps never read a
+//! transform. In the plane rotations commute, so the relative angle of the two joint frames is
+//! the angle at the start of the step plus the relative angle of the two step rotations:
+//! `(ΔqA·qA)⁻¹·(ΔqB·qB) = (ΔqA⁻¹·ΔqB)·(qA⁻¹·qB)`.
+//!
+//! ## A row
+//!
+//! Every scalar row is `Ċ = J·v` with effective mass `m = 1/(J M⁻¹ Jᵀ)` and, per pass, terms
+//! (bias, mass scale, impulse scale) from [`RowTerms`]; the increment is the soft-step formula
+//! derived in [`crate::softness`],
+//!
+//! ```text
+//!   Δλ = −m·mass_scale·(Ċ + bias) − impulse_scale·Λ
+//! ```
+//!
+//! A two-row point constraint solves the same formula with the 2×2 matrix `K = J M⁻¹ Jᵀ`
+//! instead of `1/m` ([`Sym22`]), so both directions are satisfied at once instead of fighting
+//! each other across iterations.
+
+use crate::contact_constraint::state_or_identity;
+use crate::softness::Softness;
+use core_soa::{BodyState, NULL_BODY, Rot, Vec2, body_flags, cross, cross_sv};
+
+/// One body's velocity and step displacement, loaded for a pass.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BodyMotion {
+    pub linear_velocity: Vec2,
+    pub angular_velocity: f32,
+    pub delta_position: Vec2,
+    pub delta_rotation: Rot,
+}
+
+impl BodyMotion {
+    #[inline]
+    fn load(states: &[BodyState], index: u32) -> BodyMotion {
+        let s = state_or_identity(states, index);
+        BodyMotion {
+            linear_velocity: s.linear_velocity,
+            angular_velocity: s.angular_velocity,
+            delta_position: s.delta_position,
+            delta_rotation: s.delta_rotation,
+        }
+    }
+
+    /// Writes the velocity back if `index` names a dynamic body.
+    #[inline]
+    fn store(&self, states: &mut [BodyState], index: u32) {
+        if index == NULL_BODY {
+            return;
+        }
+        let state = &mut states[index as usize];
+        if state.flags & body_flags::DYNAMIC != 0 {
+            state.linear_velocity = self.linear_velocity;
+            state.angular_velocity = self.angular_velocity;
+        }
+    }
+}
+
+/// The two bodies of a joint with their inverse masses, loaded for a pass.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct JointPair {
+    pub a: BodyMotion,
+    pub b: BodyMotion,
+    pub inv_mass_a: f32,
+    pub inv_inertia_a: f32,
+    pub inv_mass_b: f32,
+    pub inv_inertia_b: f32,
+}
+
+impl JointPair {
+    #[inline]
+    pub fn load(
+        states: &[BodyState],
+        (index_a, inv_mass_a, inv_inertia_a): (u32, f32, f32),
+        (index_b, inv_mass_b, inv_inertia_b): (u32, f32, f32),
+    ) -> JointPair {
+        JointPair {
+            a: BodyMotion::load(states, index_a),
+            b: BodyMotion::load(states, index_b),
+            inv_mass_a,
+            inv_inertia_a,
+            inv_mass_b,
+            inv_inertia_b,
+        }
+    }
+
+    /// The pair at the start of the step (at rest, not yet displaced): what preparation uses
+    /// to compute effective masses.
+    pub fn at_rest(side_a: (u32, f32, f32), side_b: (u32, f32, f32)) -> JointPair {
+        JointPair::load(
+            &[],
+            (NULL_BODY, side_a.1, side_a.2),
+            (NULL_BODY, side_b.1, side_b.2),
+        )
+    }
+
+    #[inline]
+    pub fn store(&self, states: &mut [BodyState], index_a: u32, index_b: u32) {
+        self.a.store(states, index_a);
+        self.b.store(states, index_b);
+    }
+
+    /// The anchors rotated by each body's rotation since the start of the step.
+    #[inline]
+    pub fn current_anchors(&self, anchor_a: Vec2, anchor_b: Vec2) -> (Vec2, Vec2) {
+        (
+            self.a.delta_rotation.rotate(anchor_a),
+            self.b.delta_rotation.rotate(anchor_b),
+        )
+    }
+
+    /// `d = (ΔpB − ΔpA) + (rB − rA) + (cB₀ − cA₀)`: from anchor A to anchor B, now.
+    #[inline]
+    pub fn anchor_separation(&self, r_a: Vec2, r_b: Vec2, delta_center: Vec2) -> Vec2 {
+        (self.b.delta_position - self.a.delta_position) + (r_b - r_a) + delta_center
+    }
+
+    /// The rotation of B relative to A since the start of the step (radians).
+    #[inline]
+    pub fn step_relative_angle(&self) -> f32 {
+        Rot::relative_angle(self.a.delta_rotation, self.b.delta_rotation)
+    }
+
+    /// `vB + ωB × rB − vA − ωA × rA`: the relative velocity of the two anchor points.
+    #[inline]
+    pub fn relative_point_velocity(&self, r_a: Vec2, r_b: Vec2) -> Vec2 {
+        (self.b.linear_velocity + cross_sv(self.b.angular_velocity, r_b))
+            - (self.a.linear_velocity + cross_sv(self.a.angular_velocity, r_a))
+    }
+
+    /// `ωB − ωA`.
+    #[inline]
+    pub fn relative_angular_velocity(&self) -> f32 {
+        self.b.angular_velocity - self.a.angular_velocity
+    }
+
+    /// Applies `impulse` to B at `r_b` and its opposite to A at `r_a`.
+    #[inline]
+    pub fn apply_point(&mut self, impulse: Vec2, r_a: Vec2, r_b: Vec2) {
+        self.a.linear_velocity -= self.inv_mass_a * impulse;
+        self.a.angular_velocity -= self.inv_inertia_a * cross(r_a, impulse);
+        self.b.linear_velocity += self.inv_mass_b * impulse;
+        self.b.angular_velocity += self.inv_inertia_b * cross(r_b, impulse);
+    }
+
+    /// Applies an angular impulse to B and its opposite to A.
+    #[inline]
+    pub fn apply_angular(&mut self, impulse: f32) {
+        self.a.angular_velocity -= self.inv_inertia_a * impulse;
+        self.b.angular_velocity += self.inv_inertia_b * impulse;
+    }
+
+    /// The velocity of an axial row `Ċ = axis·(vB − vA) + lever_b·ωB − lever_a·ωA`.
+    #[inline]
+    pub fn axial_velocity(&self, axis: Vec2, lever_a: f32, lever_b: f32) -> f32 {
+        axis.dot(self.b.linear_velocity - self.a.linear_velocity)
+            + lever_b * self.b.angular_velocity
+            - lever_a * self.a.angular_velocity
+    }
+
+    /// Applies the impulse `λ` of an axial row: `λ·axis` with angular parts `λ·lever`.
+    #[inline]
+    pub fn apply_axial(&mut self, impulse: f32, axis: Vec2, lever_a: f32, lever_b: f32) {
+        let linear = impulse * axis;
+        self.a.linear_velocity -= self.inv_mass_a * linear;
+        self.a.angular_velocity -= self.inv_inertia_a * impulse * lever_a;
+        self.b.linear_velocity += self.inv_mass_b * linear;
+        self.b.angular_velocity += self.inv_inertia_b * impulse * lever_b;
+    }
+
+    /// `1/(J M⁻¹ Jᵀ)` of an axial row, or 0 when neither body can respond.
+    #[inline]
+    pub fn axial_mass(&self, lever_a: f32, lever_b: f32) -> f32 {
+        inverse_or_zero(
+            self.inv_mass_a
+                + self.inv_mass_b
+                + self.inv_inertia_a * lever_a * lever_a
+                + self.inv_inertia_b * lever_b * lever_b,
+        )
+    }
+
+    /// Solves a two-row point constraint `d = 0` at anchors `r_a`, `r_b` once, accumulating into
+    /// `accumulated`. With `softness` the row is a spring pulling the current separation `d` to
+    /// zero; without, it is rigid with no position feedback (the relax pass):
+    ///
+    /// ```text
+    ///   Δλ = −mass_scale·K⁻¹·(Ċ + bias_rate·d) − impulse_scale·Λ
+    /// ```
+    #[inline]
+    pub fn solve_point(
+        &mut self,
+        (r_a, r_b): (Vec2, Vec2),
+        separation: Vec2,
+        softness: Option<&Softness>,
+        accumulated: &mut Vec2,
+    ) {
+        let velocity = self.relative_point_velocity(r_a, r_b);
+        let (bias, terms) = match softness {
+            Some(s) => (s.bias_rate * separation, RowTerms::spring(s, 0.0)),
+            None => (Vec2::ZERO, RowTerms::RIGID),
+        };
+        let k = self.point_matrix(r_a, r_b);
+        let impulse =
+            -terms.mass_scale * k.solve(velocity + bias) - terms.impulse_scale * *accumulated;
+        *accumulated += impulse;
+        self.apply_point(impulse, r_a, r_b);
+    }
+
+    /// `K = J M⁻¹ Jᵀ` of a point constraint at anchors `r_a`, `r_b`. With `J = [−I, −r̃A, I, r̃B]`
+    /// (`r̃·ω = ω × r = (−ω·r.y, ω·r.x)`):
+    ///
+    /// ```text
+    ///   K = (mA⁻¹ + mB⁻¹)·I + IA⁻¹·[r.y², −r.x·r.y; −r.x·r.y, r.x²]_A + (same)_B
+    /// ```
+    #[inline]
+    pub fn point_matrix(&self, r_a: Vec2, r_b: Vec2) -> Sym22 {
+        let (ma, mb, ia, ib) = (
+            self.inv_mass_a,
+            self.inv_mass_b,
+            self.inv_inertia_a,
+            self.inv_inertia_b,
+        );
+        Sym22 {
+            k11: ma + mb + ia * r_a.y * r_a.y + ib * r_b.y * r_b.y,
+            k12: -ia * r_a.x * r_a.y - ib * r_b.x * r_b.y,
+            k22: ma + mb + ia * r_a.x * r_a.x + ib * r_b.x * r_b.x,
+        }
+    }
+}
+
+/// A symmetric 2×2 matrix `[k11, k12; k12, k22]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Sym22 {
+    pub k11: f32,
+    pub k12: f32,
+    pub k22: f32,
+}
+
+impl Sym22 {
+    /// `x` with `K·x = b` by Cramer's rule; zero when `K` is singular (nothing can move along
+    /// some direction, e.g. both bodies fixed), so the row applies nothing rather than infinity.
+    #[inline]
+    pub fn solve(&self, b: Vec2) -> Vec2 {
+        let det = self.k11 * self.k22 - self.k12 * self.k12;
+        if det == 0.0 || !det.is_finite() {
+            return Vec2::ZERO;
+        }
+        let inv_det = 1.0 / det;
+        Vec2::new(
+            inv_det * (self.k22 * b.x - self.k12 * b.y),
+            inv_det * (self.k11 * b.y - self.k12 * b.x),
+        )
+    }
+}
+
+/// `1/k`, or 0 when `k` is not positive.
+#[inline]
+pub(crate) fn inverse_or_zero(k: f32) -> f32 {
+    if k > 0.0 { 1.0 / k } else { 0.0 }
+}
+
+/// The bias and scales of one row in one pass.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct RowTerms {
+    pub bias: f32,
+    pub mass_scale: f32,
+    pub impulse_scale: f32,
+}
+
+impl RowTerms {
+    /// Rigid, no position feedback: the relax pass, motors.
+    pub const RIGID: RowTerms = RowTerms {
+        bias: 0.0,
+        mass_scale: 1.0,
+        impulse_scale: 0.0,
+    };
+
+    /// A spring of `softness` at position error `c`: used in every pass, since a spring is part
+    /// of the model rather than an error correction.
+    #[inline]
+    pub fn spring(softness: &Softness, c: f32) -> RowTerms {
+        RowTerms {
+            bias: softness.bias_rate * c,
+            mass_scale: softness.mass_scale,
+            impulse_scale: softness.impulse_scale,
+        }
+    }
+
+    /// An equality row at position error `c`: soft with the joint softness in the biased pass,
+    /// rigid without feedback in the relax pass.
+    #[inline]
+    pub fn equality(softness: &Softness, c: f32, use_bias: bool) -> RowTerms {
+        if use_bias {
+            RowTerms::spring(softness, c)
+        } else {
+            RowTerms::RIGID
+        }
+    }
+
+    /// A one-sided limit row whose constraint is `c ≥ 0`. A limit not yet reached (`c > 0`) is
+    /// speculative in every pass: bias `c/h` lets the bodies close the gap within the substep
+    /// and no further, so a fast body stops at the limit instead of tunnelling past it and being
+    /// pushed back. A violated limit (`c ≤ 0`) is an equality row.
+    #[inline]
+    pub fn limit(softness: &Softness, c: f32, use_bias: bool, inv_h: f32) -> RowTerms {
+        if c > 0.0 {
+            RowTerms {
+                bias: c * inv_h,
+                ..RowTerms::RIGID
+            }
+        } else {
+            RowTerms::equality(softness, c, use_bias)
+        }
+    }
+
+    /// The increment `−m·mass_scale·(Ċ + bias) − impulse_scale·Λ` of a scalar row.
+    #[inline]
+    pub fn impulse(&self, mass: f32, velocity: f32, accumulated: f32) -> f32 {
+        -mass * self.mass_scale * (velocity + self.bias) - self.impulse_scale * accumulated
+    }
+}
+
+/// Adds `increment` to `accumulated`, keeping the total non-negative; returns what was applied.
+#[inline]
+pub(crate) fn accumulate_non_negative(accumulated: &mut f32, increment: f32) -> f32 {
+    let total = (*accumulated + increment).max(0.0);
+    let applied = total - *accumulated;
+    *accumulated = total;
+    applied
+}
+
+/// Adds `increment` to `accumulated`, keeping the total within `±max_magnitude`; returns what
+/// was applied. A negative bound counts as zero.
+#[inline]
+pub(crate) fn accumulate_bounded(accumulated: &mut f32, increment: f32, max_magnitude: f32) -> f32 {
+    let bound = max_magnitude.max(0.0);
+    let total = (*accumulated + increment).max(-bound).min(bound);
+    let applied = total - *accumulated;
+    *accumulated = total;
+    applied
+}
+
+/// Adds `increment` to `accumulated`, keeping the total's length within `max_length`; returns
+/// what was applied.
+#[inline]
+pub(crate) fn accumulate_within_length(
+    accumulated: &mut Vec2,
+    increment: Vec2,
+    max_length: f32,
+) -> Vec2 {
+    let bound = max_length.max(0.0);
+    let mut total = *accumulated + increment;
+    let length_squared = total.length_squared();
+    if length_squared > bound * bound {
+        total *= bound / length_squared.sqrt();
+    }
+    let applied = total - *accumulated;
+    *accumulated = total;
+    applied
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sym22_solve_inverts_the_matrix() {
+        let k = Sym22 {
+            k11: 3.0,
+            k12: -1.0,
+            k22: 2.0,
+        };
+        let x = k.solve(Vec2::new(1.0, 4.0));
+        // [3 −1; −1 2]·x = (1, 4): det 5, x = (2·1 + 4, 3·4 + 1)/5 = (1.2, 2.6).
+        assert!((x - Vec2::new(1.2, 2.6)).length() < 1e-6);
+        let singular = Sym22 {
+            k11: 0.0,
+            k12: 0.0,
+            k22: 0.0,
+        };
+        assert_eq!(singular.solve(Vec2::ONE), Vec2::ZERO);
+    }
+
+    #[test]
+    fn point_matrix_matches_the_velocity_response() {
+        // Apply a unit impulse along x and y and read back the change of relative anchor
+        // velocity: that is K's columns by definition.
+        let pair = JointPair {
+            a: BodyMotion {
+                linear_velocity: Vec2::ZERO,
+                angular_velocity: 0.0,
+                delta_position: Vec2::ZERO,
+                delta_rotation: Rot::IDENTITY,
+            },
+            b: BodyMotion {
+                linear_velocity: Vec2::ZERO,
+                angular_velocity: 0.0,
+                delta_position: Vec2::ZERO,
+                delta_rotation: Rot::IDENTITY,
+            },
+            inv_mass_a: 0.5,
+            inv_inertia_a: 2.0,
+            inv_mass_b: 0.25,
+            inv_inertia_b: 1.5,
+        };
+        let (r_a, r_b) = (Vec2::new(0.3, -0.7), Vec2::new(-1.1, 0.4));
+        let k = pair.point_matrix(r_a, r_b);
+        for (unit, column) in [
+            (Vec2::X, Vec2::new(k.k11, k.k12)),
+            (Vec2::Y, Vec2::new(k.k12, k.k22)),
+        ] {
+            let mut p = pair;
+            p.apply_point(unit, r_a, r_b);
+            let response = p.relative_point_velocity(r_a, r_b);
+            assert!(
+                (response - column).length() < 1e-6,
+                "{response} vs {column}"
+            );
+        }
+    }
+
+    #[test]
+    fn accumulators_clamp_the_total() {
+        let mut total = 1.0;
+        assert_eq!(accumulate_non_negative(&mut total, -3.0), -1.0);
+        assert_eq!(total, 0.0);
+        let mut motor = 0.5;
+        assert_eq!(accumulate_bounded(&mut motor, 2.0, 1.0), 0.5);
+        assert_eq!(accumulate_bounded(&mut motor, -5.0, 1.0), -2.0);
+        assert_eq!(motor, -1.0);
+        let mut linear = Vec2::ZERO;
+        let applied = accumulate_within_length(&mut linear, Vec2::new(3.0, 4.0), 2.5);
+        assert!((applied - Vec2::new(1.5, 2.0)).length() < 1e-6);
+    }
+
+    #[test]
+    fn limit_terms_are_speculative_when_open() {
+        let soft = Softness::new(60.0, 5.0, 1.0 / 240.0);
+        let open = RowTerms::limit(&soft, 0.01, true, 240.0);
+        assert!((open.bias - 2.4).abs() < 1e-5);
+        assert_eq!((open.mass_scale, open.impulse_scale), (1.0, 0.0));
+        let violated = RowTerms::limit(&soft, -0.01, true, 240.0);
+        assert_eq!(violated, RowTerms::spring(&soft, -0.01));
+        assert_eq!(RowTerms::limit(&soft, -0.01, false, 240.0), RowTerms::RIGID);
+    }
+}
