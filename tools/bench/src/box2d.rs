@@ -1,0 +1,437 @@
+//! The Box2D v3 backend, through the raw C API of `boxdd-sys` (Box2D's own C source, built
+//! with its AVX2 SIMD path).
+//!
+//! **Threads.** Box2D v3 (this revision) ships its own task scheduler: with
+//! `b2WorldDef::workerCount > 1` and no user task callbacks it starts `workerCount − 1`
+//! threads that sleep on a semaphore between tasks, and the calling thread works too. We use
+//! that built-in scheduler rather than a hand-written one: it is what Box2D's authors tune
+//! and measure, so it is the fairest opponent, and it keeps this file free of task-system
+//! `unsafe`.
+//!
+//! **Settings.** Box2D's world defaults are BENCHMARKS.md's (contact hertz 30, damping ratio
+//! 10, push speed 3 m/s, joint hertz 60, joint damping ratio 2, slop 0.005, restitution
+//! threshold 1 m/s, maximum linear speed 400 m/s; friction mixed as `sqrt(f1·f2)`,
+//! restitution as `max`). We change only gravity, sleeping (per scene) and continuous
+//! collision, which is **off** unless `--continuous` is given (Prism has none yet).
+//! Contact recycling stays on (its default).
+//!
+//! **Safety.** Every Box2D call is an `unsafe` FFI call. The invariants that make them sound
+//! are few and local: the world id is created in [`create`] and destroyed only in `Drop`;
+//! body and joint ids are stored only in a group's record from creation until
+//! [`Engine::remove_group`] destroys them and drops the record; definitions and shape
+//! structs passed by pointer are locals that outlive the call; the contact buffer is sized
+//! to the capacity Box2D reports before Box2D writes into it.
+
+use boxdd_sys::ffi as b2;
+
+use crate::engine::{BenchError, Counters, Engine, WorldSettings};
+use crate::scenes::{
+    BodyDesc, BodyGroup, BodyKind, Geometry, RevoluteDesc, SUBSTEPS, ShapeDesc, TIME_STEP, Vec2,
+};
+
+/// The bodies and joints Box2D created for one group.
+struct GroupRecord {
+    bodies: Vec<b2::b2BodyId>,
+    /// Bodies that can touch something and move: the ones whose contacts are sampled.
+    dynamic_bodies: Vec<b2::b2BodyId>,
+    joints: Vec<JointRecord>,
+}
+
+/// A joint with its two bodies and local anchors, for the anchor-separation figure.
+struct JointRecord {
+    id: b2::b2JointId,
+    body_a: b2::b2BodyId,
+    body_b: b2::b2BodyId,
+    local_anchor_a: b2::b2Vec2,
+    local_anchor_b: b2::b2Vec2,
+}
+
+/// One Box2D world.
+pub struct Box2dEngine {
+    world: b2::b2WorldId,
+    groups: Vec<Option<GroupRecord>>,
+    contact_buffer: Vec<b2::b2ContactData>,
+}
+
+fn to_b2(v: Vec2) -> b2::b2Vec2 {
+    b2::b2Vec2 { x: v.x, y: v.y }
+}
+
+const ROT_IDENTITY: b2::b2Rot = b2::b2Rot { c: 1.0, s: 0.0 };
+
+/// Creates an empty Box2D world for `settings` (the registry's constructor).
+pub fn create(settings: &WorldSettings) -> Result<Box<dyn Engine>, BenchError> {
+    let workers = i32::try_from(settings.threads)
+        .map_err(|_| BenchError::new(format!("too many threads: {}", settings.threads)))?;
+    // SAFETY: b2DefaultWorldDef only returns a value.
+    let mut def = unsafe { b2::b2DefaultWorldDef() };
+    def.gravity = to_b2(settings.gravity);
+    def.enableSleep = settings.sleep_enabled;
+    def.enableContinuous = settings.continuous;
+    def.workerCount = workers;
+    // SAFETY: `def` is a valid definition made by b2DefaultWorldDef and lives across the call.
+    let world = unsafe { b2::b2CreateWorld(&def) };
+    Ok(Box::new(Box2dEngine {
+        world,
+        groups: Vec::new(),
+        contact_buffer: Vec::new(),
+    }))
+}
+
+impl Box2dEngine {
+    fn create_body(&self, desc: &BodyDesc) -> Result<b2::b2BodyId, BenchError> {
+        // SAFETY: b2DefaultBodyDef only returns a value.
+        let mut def = unsafe { b2::b2DefaultBodyDef() };
+        def.type_ = match desc.kind {
+            BodyKind::Static => b2::b2BodyType_b2_staticBody,
+            BodyKind::Dynamic => b2::b2BodyType_b2_dynamicBody,
+        };
+        def.position = to_b2(desc.position);
+        def.linearVelocity = to_b2(desc.linear_velocity);
+        def.linearDamping = desc.linear_damping;
+        def.isAwake = !desc.starts_asleep;
+        def.enableSleep = desc.can_sleep;
+        def.sleepThreshold = desc.sleep_threshold;
+        // SAFETY: the world is alive (see the module notes) and `def` outlives the call.
+        let body = unsafe { b2::b2CreateBody(self.world, &def) };
+        for shape in &desc.shapes {
+            create_shape(body, shape)?;
+        }
+        Ok(body)
+    }
+
+    fn create_joint(&self, bodies: &[b2::b2BodyId], desc: &RevoluteDesc) -> JointRecord {
+        // SAFETY: b2DefaultRevoluteJointDef only returns a value.
+        let mut def = unsafe { b2::b2DefaultRevoluteJointDef() };
+        let (body_a, body_b) = (bodies[desc.body_a], bodies[desc.body_b]);
+        let (local_anchor_a, local_anchor_b) =
+            (to_b2(desc.local_anchor_a), to_b2(desc.local_anchor_b));
+        def.base.bodyIdA = body_a;
+        def.base.bodyIdB = body_b;
+        def.base.localFrameA.p = local_anchor_a;
+        def.base.localFrameB.p = local_anchor_b;
+        if let Some([lower, upper]) = desc.limits {
+            def.enableLimit = true;
+            def.lowerAngle = lower;
+            def.upperAngle = upper;
+        }
+        if let Some(spring) = desc.spring {
+            def.enableSpring = true;
+            def.hertz = spring.hertz;
+            def.dampingRatio = spring.damping_ratio;
+        }
+        if let Some(motor) = desc.motor {
+            def.enableMotor = true;
+            def.motorSpeed = motor.speed;
+            def.maxMotorTorque = motor.max_torque;
+        }
+        // SAFETY: the world and both bodies are alive (just created in this group), and
+        // `def` outlives the call.
+        let id = unsafe { b2::b2CreateRevoluteJoint(self.world, &def) };
+        JointRecord {
+            id,
+            body_a,
+            body_b,
+            local_anchor_a,
+            local_anchor_b,
+        }
+    }
+}
+
+/// The deepest penetration among the touching contacts of `body`, read through `buffer`
+/// (resized to the body's contact capacity).
+fn body_penetration(body: b2::b2BodyId, buffer: &mut Vec<b2::b2ContactData>) -> f32 {
+    // SAFETY: `body` is a live body of a stored group.
+    let capacity = unsafe { b2::b2Body_GetContactCapacity(body) };
+    let capacity_len = usize::try_from(capacity).unwrap_or(0);
+    if capacity_len == 0 {
+        return 0.0;
+    }
+    // b2ContactData is plain old data (ids, floats, ints): fill with a zeroed template.
+    let template = buffer.first().copied().unwrap_or_else(zeroed_contact);
+    buffer.resize(capacity_len, template);
+    // SAFETY: `body` is live and the buffer holds `capacity` elements, the most Box2D
+    // writes.
+    let count = unsafe { b2::b2Body_GetContactData(body, buffer.as_mut_ptr(), capacity) };
+    let count = usize::try_from(count).unwrap_or(0).min(capacity_len);
+    let mut deepest = 0.0f32;
+    for contact in &buffer[..count] {
+        let manifold = &contact.manifold;
+        let points = usize::try_from(manifold.pointCount).unwrap_or(0).min(2);
+        for point in &manifold.points[..points] {
+            deepest = deepest.max(-point.separation);
+        }
+    }
+    deepest
+}
+
+/// An all-zero contact record to size the buffer with before Box2D overwrites it.
+fn zeroed_contact() -> b2::b2ContactData {
+    let zero = b2::b2Vec2 { x: 0.0, y: 0.0 };
+    let point = b2::b2ManifoldPoint {
+        anchorA: zero,
+        anchorB: zero,
+        separation: 0.0,
+        baseSeparation: 0.0,
+        normalImpulse: 0.0,
+        tangentImpulse: 0.0,
+        totalNormalImpulse: 0.0,
+        normalVelocity: 0.0,
+        id: 0,
+        persisted: false,
+    };
+    let shape = b2::b2ShapeId {
+        index1: 0,
+        world0: 0,
+        generation: 0,
+    };
+    b2::b2ContactData {
+        contactId: b2::b2ContactId {
+            index1: 0,
+            world0: 0,
+            padding: 0,
+            generation: 0,
+        },
+        shapeIdA: shape,
+        shapeIdB: shape,
+        manifold: b2::b2Manifold {
+            normal: zero,
+            rollingImpulse: 0.0,
+            points: [point; 2],
+            pointCount: 0,
+        },
+    }
+}
+
+/// Adds one shape to `body`.
+fn create_shape(body: b2::b2BodyId, desc: &ShapeDesc) -> Result<(), BenchError> {
+    // SAFETY: b2DefaultShapeDef only returns a value.
+    let mut def = unsafe { b2::b2DefaultShapeDef() };
+    def.density = desc.density;
+    def.material.friction = desc.friction;
+    def.material.restitution = desc.restitution;
+    def.filter = b2::b2Filter {
+        categoryBits: desc.filter.category,
+        maskBits: desc.filter.mask,
+        groupIndex: desc.filter.group,
+    };
+    match &desc.geometry {
+        Geometry::Box {
+            half_extents,
+            center,
+            radius,
+        } => {
+            let polygon = make_box(*half_extents, *center, *radius);
+            // SAFETY: `body` is alive; `def` and `polygon` outlive the call.
+            unsafe { b2::b2CreatePolygonShape(body, &def, &polygon) };
+        }
+        Geometry::Hull { points, radius } => {
+            let polygon = make_hull(points, *radius)?;
+            // SAFETY: as above.
+            unsafe { b2::b2CreatePolygonShape(body, &def, &polygon) };
+        }
+        Geometry::Circle { center, radius } => {
+            let circle = b2::b2Circle {
+                center: to_b2(*center),
+                radius: *radius,
+            };
+            // SAFETY: as above.
+            unsafe { b2::b2CreateCircleShape(body, &def, &circle) };
+        }
+        Geometry::Capsule {
+            center1,
+            center2,
+            radius,
+        } => {
+            let capsule = b2::b2Capsule {
+                center1: to_b2(*center1),
+                center2: to_b2(*center2),
+                radius: *radius,
+            };
+            // SAFETY: as above.
+            unsafe { b2::b2CreateCapsuleShape(body, &def, &capsule) };
+        }
+        Geometry::Segment { point1, point2 } => {
+            let segment = b2::b2Segment {
+                point1: to_b2(*point1),
+                point2: to_b2(*point2),
+            };
+            // SAFETY: as above.
+            unsafe { b2::b2CreateSegmentShape(body, &def, &segment) };
+        }
+        Geometry::ChainLoop { points } => create_chain_loop(body, &def, points)?,
+    }
+    Ok(())
+}
+
+fn make_box(half_extents: Vec2, center: Vec2, radius: f32) -> b2::b2Polygon {
+    let (hx, hy) = (half_extents.x, half_extents.y);
+    let centred = center == Vec2::ZERO;
+    // SAFETY: the polygon constructors only compute and return a value.
+    unsafe {
+        match (centred, radius > 0.0) {
+            (true, false) => b2::b2MakeBox(hx, hy),
+            (true, true) => b2::b2MakeRoundedBox(hx, hy, radius),
+            (false, false) => b2::b2MakeOffsetBox(hx, hy, to_b2(center), ROT_IDENTITY),
+            (false, true) => {
+                b2::b2MakeOffsetRoundedBox(hx, hy, to_b2(center), ROT_IDENTITY, radius)
+            }
+        }
+    }
+}
+
+fn make_hull(points: &[Vec2], radius: f32) -> Result<b2::b2Polygon, BenchError> {
+    if !(3..=8).contains(&points.len()) {
+        return Err(BenchError::new(format!(
+            "a hull needs 3 to 8 points, got {}",
+            points.len()
+        )));
+    }
+    let points: Vec<b2::b2Vec2> = points.iter().copied().map(to_b2).collect();
+    // SAFETY: `points` holds `len` (≤ 8) initialised vectors for the duration of the call.
+    let hull = unsafe { b2::b2ComputeHull(points.as_ptr(), points.len() as i32) };
+    if hull.count < 3 {
+        return Err(BenchError::new(
+            "degenerate hull (collinear or coincident points)",
+        ));
+    }
+    // SAFETY: `hull` is a valid hull just computed by Box2D.
+    Ok(unsafe { b2::b2MakePolygon(&hull, radius) })
+}
+
+fn create_chain_loop(
+    body: b2::b2BodyId,
+    shape: &b2::b2ShapeDef,
+    points: &[Vec2],
+) -> Result<(), BenchError> {
+    if points.len() < 4 {
+        return Err(BenchError::new("a chain loop needs at least 4 points"));
+    }
+    let points: Vec<b2::b2Vec2> = points.iter().copied().map(to_b2).collect();
+    let material = shape.material;
+    // SAFETY: b2DefaultChainDef only returns a value.
+    let mut def = unsafe { b2::b2DefaultChainDef() };
+    def.points = points.as_ptr();
+    def.count = points.len() as i32;
+    def.materials = &material;
+    def.materialCount = 1;
+    def.filter = shape.filter;
+    def.isLoop = true;
+    // SAFETY: `body` is alive; `points` and `material`, which `def` points into, outlive
+    // the call (Box2D copies them).
+    unsafe { b2::b2CreateChain(body, &def) };
+    Ok(())
+}
+
+impl Engine for Box2dEngine {
+    fn insert_group(&mut self, slot: usize, group: &BodyGroup) -> Result<(), BenchError> {
+        if self.groups.get(slot).is_some_and(Option::is_some) {
+            return Err(BenchError::new(format!("group slot {slot} is taken")));
+        }
+        if let Some(joint) = group
+            .joints
+            .iter()
+            .find(|j| j.body_a >= group.bodies.len() || j.body_b >= group.bodies.len())
+        {
+            return Err(BenchError::new(format!(
+                "joint names a missing body: {joint:?}"
+            )));
+        }
+        let mut record = GroupRecord {
+            bodies: Vec::with_capacity(group.bodies.len()),
+            dynamic_bodies: Vec::new(),
+            joints: Vec::with_capacity(group.joints.len()),
+        };
+        for desc in &group.bodies {
+            let body = self.create_body(desc)?;
+            record.bodies.push(body);
+            if desc.kind == BodyKind::Dynamic {
+                record.dynamic_bodies.push(body);
+            }
+        }
+        for desc in &group.joints {
+            record.joints.push(self.create_joint(&record.bodies, desc));
+        }
+        if self.groups.len() <= slot {
+            self.groups.resize_with(slot + 1, || None);
+        }
+        self.groups[slot] = Some(record);
+        Ok(())
+    }
+
+    fn remove_group(&mut self, slot: usize) {
+        let Some(record) = self.groups.get_mut(slot).and_then(Option::take) else {
+            return;
+        };
+        for joint in &record.joints {
+            // SAFETY: the joint is alive until this call; its record is dropped below.
+            unsafe { b2::b2DestroyJoint(joint.id, false) };
+        }
+        for &body in &record.bodies {
+            // SAFETY: the body is alive until this call; its record is dropped below.
+            unsafe { b2::b2DestroyBody(body) };
+        }
+    }
+
+    fn step(&mut self) {
+        // SAFETY: the world is alive.
+        unsafe { b2::b2World_Step(self.world, TIME_STEP, SUBSTEPS as i32) };
+    }
+
+    fn counters(&self) -> Counters {
+        // SAFETY: the world is alive.
+        let counters = unsafe { b2::b2World_GetCounters(self.world) };
+        let count = |n: i32| usize::try_from(n).unwrap_or(0);
+        Counters {
+            bodies: count(counters.bodyCount),
+            shapes: count(counters.shapeCount),
+            contacts: count(counters.contactCount),
+            joints: count(counters.jointCount),
+        }
+    }
+
+    fn deepest_penetration(&mut self) -> f32 {
+        let buffer = &mut self.contact_buffer;
+        let bodies = self.groups.iter().flatten().flat_map(|g| &g.dynamic_bodies);
+        bodies
+            .map(|&body| body_penetration(body, buffer))
+            .fold(0.0, f32::max)
+    }
+
+    fn body_position(&self, slot: usize, body: usize) -> Option<Vec2> {
+        let id = *self.groups.get(slot)?.as_ref()?.bodies.get(body)?;
+        // SAFETY: `id` is a live body of a stored group.
+        let p = unsafe { b2::b2Body_GetPosition(id) };
+        Some(Vec2::new(p.x, p.y))
+    }
+
+    fn body_angular_velocity(&self, slot: usize, body: usize) -> Option<f32> {
+        let id = *self.groups.get(slot)?.as_ref()?.bodies.get(body)?;
+        // SAFETY: `id` is a live body of a stored group.
+        Some(unsafe { b2::b2Body_GetAngularVelocity(id) })
+    }
+
+    fn max_joint_error(&self) -> f32 {
+        let joints = self.groups.iter().flatten().flat_map(|g| g.joints.iter());
+        joints
+            .map(|joint| {
+                // SAFETY: both bodies are live bodies of the joint's stored group.
+                let (a, b) = unsafe {
+                    (
+                        b2::b2Body_GetWorldPoint(joint.body_a, joint.local_anchor_a),
+                        b2::b2Body_GetWorldPoint(joint.body_b, joint.local_anchor_b),
+                    )
+                };
+                (Vec2::new(a.x, a.y) - Vec2::new(b.x, b.y)).length()
+            })
+            .fold(0.0, f32::max)
+    }
+}
+
+impl Drop for Box2dEngine {
+    fn drop(&mut self) {
+        // SAFETY: the world is alive and is destroyed exactly once, here; it owns every body,
+        // shape and joint, so no stored id is used afterwards.
+        unsafe { b2::b2DestroyWorld(self.world) };
+    }
+}

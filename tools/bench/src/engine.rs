@@ -1,0 +1,182 @@
+//! The interface every physics backend implements, and the registry that maps an engine's
+//! name to its constructor.
+//!
+//! A backend is a translator: it turns the engine-neutral scene data of [`crate::scenes`]
+//! into its own bodies, shapes and joints, steps its world, and answers a few questions the
+//! quality figures need (deepest contact penetration now, where a body is, how fast a body
+//! spins, how far apart joint anchors have drifted). Everything else — which scene, how many
+//! steps, what is timed, how results are printed — is the runner's job, so every backend is
+//! timed by the same code.
+//!
+//! Backends are compiled in by cargo features: `compare` brings Box2D v3 (`boxdd-sys`) and
+//! Rapier (`rapier2d`); `prism` brings the Prism backend (`src/prism_engine.rs`). Asking for
+//! an engine that is not compiled in is an error that names the feature to enable.
+
+use std::fmt;
+
+use crate::scenes::{BodyGroup, SceneSpec, Vec2};
+
+/// An error the benchmark reports to the user (and exits non-zero on).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenchError(pub String);
+
+impl fmt::Display for BenchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BenchError {}
+
+impl BenchError {
+    pub fn new(message: impl Into<String>) -> Self {
+        Self(message.into())
+    }
+}
+
+/// World-wide settings a backend needs before any body exists.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldSettings {
+    pub gravity: Vec2,
+    pub sleep_enabled: bool,
+    /// Worker threads, including the calling thread (≥ 1).
+    pub threads: usize,
+    /// Continuous collision against static geometry (Box2D's `enableContinuous`). Off by
+    /// default: BENCHMARKS.md compares with it off until Prism has it.
+    pub continuous: bool,
+}
+
+impl WorldSettings {
+    pub fn for_scene(scene: &SceneSpec, threads: usize, continuous: bool) -> Self {
+        Self {
+            gravity: scene.gravity,
+            sleep_enabled: scene.sleep_enabled,
+            threads,
+            continuous,
+        }
+    }
+}
+
+/// Size counters of a world at one moment.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Bodies, static ones included.
+    pub bodies: usize,
+    /// Shapes, a chain counted as its segments (Box2D's convention).
+    pub shapes: usize,
+    /// Contact pairs the engine tracks: pairs whose fattened bounding boxes overlap, touching
+    /// or not (Box2D's `contactCount`; Rapier's narrow-phase contact pairs).
+    pub contacts: usize,
+    pub joints: usize,
+}
+
+/// One physics backend holding one world.
+pub trait Engine {
+    /// Creates the bodies and joints of `group` and files them under `slot`. Fails if the
+    /// slot is taken or the group cannot be represented by this engine.
+    fn insert_group(&mut self, slot: usize, group: &BodyGroup) -> Result<(), BenchError>;
+
+    /// Destroys the joints and bodies filed under `slot` (nothing if the slot is empty).
+    fn remove_group(&mut self, slot: usize);
+
+    /// Advances the world by one step of [`crate::scenes::TIME_STEP`] with
+    /// [`crate::scenes::SUBSTEPS`] substeps. This call alone is timed.
+    fn step(&mut self);
+
+    fn counters(&self) -> Counters;
+
+    /// The deepest penetration over all current contact points, metres (0 if none overlap).
+    fn deepest_penetration(&mut self) -> f32;
+
+    /// The world position of body `body` of the group in `slot`.
+    fn body_position(&self, slot: usize, body: usize) -> Option<Vec2>;
+
+    /// The angular velocity of body `body` of the group in `slot`, rad/s.
+    fn body_angular_velocity(&self, slot: usize, body: usize) -> Option<f32>;
+
+    /// The largest distance between the world anchors of a joint's two bodies, metres.
+    fn max_joint_error(&self) -> f32;
+}
+
+/// Builds an empty world for the given settings.
+pub type EngineFactory = fn(&WorldSettings) -> Result<Box<dyn Engine>, BenchError>;
+
+/// Engine names the CLI accepts.
+pub const ENGINE_NAMES: [&str; 3] = ["prism", "box2d", "rapier"];
+
+/// The constructor of engine `name`, or an error saying why it is unavailable.
+pub fn engine_factory(name: &str) -> Result<EngineFactory, BenchError> {
+    match name {
+        "prism" => prism_factory(),
+        "box2d" => box2d_factory(),
+        "rapier" => rapier_factory(),
+        other => Err(BenchError::new(format!(
+            "unknown engine `{other}` (known: {})",
+            ENGINE_NAMES.join(", ")
+        ))),
+    }
+}
+
+#[cfg(feature = "prism")]
+fn prism_factory() -> Result<EngineFactory, BenchError> {
+    Ok(crate::prism_engine::create)
+}
+
+#[cfg(not(feature = "prism"))]
+fn prism_factory() -> Result<EngineFactory, BenchError> {
+    Err(BenchError::new(
+        "engine `prism` is not compiled into this build: the Prism backend \
+         (tools/bench/src/prism_engine.rs) is enabled by cargo feature `prism`",
+    ))
+}
+
+#[cfg(feature = "compare")]
+fn box2d_factory() -> Result<EngineFactory, BenchError> {
+    Ok(crate::box2d::create)
+}
+
+#[cfg(not(feature = "compare"))]
+fn box2d_factory() -> Result<EngineFactory, BenchError> {
+    Err(BenchError::new(
+        "engine `box2d` is not compiled into this build: rebuild with `--features compare`",
+    ))
+}
+
+#[cfg(feature = "compare")]
+fn rapier_factory() -> Result<EngineFactory, BenchError> {
+    Ok(crate::rapier::create)
+}
+
+#[cfg(not(feature = "compare"))]
+fn rapier_factory() -> Result<EngineFactory, BenchError> {
+    Err(BenchError::new(
+        "engine `rapier` is not compiled into this build: rebuild with `--features compare`",
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_engine_is_an_error_naming_the_known_ones() {
+        let error = engine_factory("havok").err().unwrap();
+        assert!(error.0.contains("havok") && error.0.contains("box2d"));
+    }
+
+    #[cfg(not(feature = "compare"))]
+    #[test]
+    fn comparison_engines_name_their_feature_when_missing() {
+        for name in ["box2d", "rapier"] {
+            let error = engine_factory(name).err().unwrap();
+            assert!(error.0.contains("--features compare"), "{error}");
+        }
+    }
+
+    #[cfg(not(feature = "prism"))]
+    #[test]
+    fn prism_engine_missing_is_an_error() {
+        let error = engine_factory("prism").err().unwrap();
+        assert!(error.0.contains("feature `prism`"), "{error}");
+    }
+}

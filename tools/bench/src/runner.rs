@@ -1,0 +1,164 @@
+//! Runs one scene on one engine and measures it, per BENCHMARKS.md's method.
+//!
+//! A run builds the world and the scene (untimed), then for every step `0..N`:
+//!
+//! 1. applies the scene script's group changes for that step (rain's spawning; untimed —
+//!    the engine's share of that work that it defers into its step is timed with the step);
+//! 2. calls `Engine::step`, timing that call alone with a monotonic clock. Step 0 is the
+//!    untimed warm-up step; the durations of steps 1..N−1 (BENCHMARKS' "steps 2..N") are
+//!    summed into the run's time;
+//! 3. samples the deepest contact penetration, after **every** step, outside the timed
+//!    region.
+//!
+//! After the last step it reads the final quality figures: the drop of each pyramid's top
+//! box (start height minus end height, the largest over all pyramids), the largest joint
+//! anchor separation, and the motor-driven body's angular speed.
+
+use std::time::{Duration, Instant};
+
+use crate::engine::{BenchError, Counters, EngineFactory, WorldSettings};
+use crate::scenes::{BodyGroup, GroupAction, MAIN_SLOT, Probes, SceneSpec};
+
+/// Quality figures of one run; `None` where the scene does not report that figure.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Quality {
+    /// Deepest contact penetration seen after any step, metres.
+    pub max_penetration_m: f32,
+    /// How far the top box ended below its start (largest over all pyramids), metres.
+    pub top_drop_m: Option<f32>,
+    /// Largest joint anchor separation after the run, metres.
+    pub max_joint_error_m: Option<f32>,
+    /// Angular speed of the motor-driven body at the end, rad/s.
+    pub motor_speed_rad_s: Option<f32>,
+}
+
+/// What one run measured.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RunResult {
+    /// Wall time of the timed steps (all but the first), milliseconds.
+    pub timed_ms: f64,
+    /// Counters after the last step.
+    pub counters: Counters,
+    pub quality: Quality,
+}
+
+/// A scene ready to be run: its facts, its initial bodies and its probes.
+pub struct PreparedScene {
+    pub spec: SceneSpec,
+    pub group: BodyGroup,
+    pub probes: Probes,
+}
+
+impl PreparedScene {
+    pub fn new(spec: SceneSpec) -> Self {
+        let (group, probes) = spec.build();
+        Self {
+            spec,
+            group,
+            probes,
+        }
+    }
+}
+
+/// How to run a scene: worker threads, step count, continuous collision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunConfig {
+    pub threads: usize,
+    pub steps: usize,
+    pub continuous: bool,
+}
+
+/// Runs `scene` on a fresh world from `factory` as `config` says.
+pub fn run_once(
+    factory: EngineFactory,
+    scene: &PreparedScene,
+    config: RunConfig,
+) -> Result<RunResult, BenchError> {
+    let settings = WorldSettings::for_scene(&scene.spec, config.threads, config.continuous);
+    let mut engine = factory(&settings)?;
+    engine.insert_group(MAIN_SLOT, &scene.group)?;
+    let mut script = scene.spec.script();
+    let mut timed = Duration::ZERO;
+    let mut max_penetration = 0.0f32;
+    for step in 0..config.steps {
+        for action in script.actions(step) {
+            match action {
+                GroupAction::Insert { slot, group } => engine.insert_group(slot, &group)?,
+                GroupAction::Remove { slot } => engine.remove_group(slot),
+            }
+        }
+        let start = Instant::now();
+        engine.step();
+        let elapsed = start.elapsed();
+        if step > 0 {
+            timed += elapsed;
+        }
+        max_penetration = max_penetration.max(engine.deepest_penetration());
+    }
+    let mut quality = Quality {
+        max_penetration_m: max_penetration,
+        ..Quality::default()
+    };
+    if scene.spec.is_pyramid() {
+        quality.top_drop_m = Some(top_drop(engine.as_ref(), scene)?);
+    }
+    if scene.spec.has_joints {
+        quality.max_joint_error_m = Some(engine.max_joint_error());
+    }
+    if scene.spec.has_motor() {
+        let speed = scene
+            .probes
+            .motor_body
+            .and_then(|body| engine.body_angular_velocity(MAIN_SLOT, body))
+            .ok_or_else(|| BenchError::new("motor body is missing"))?;
+        quality.motor_speed_rad_s = Some(speed);
+    }
+    Ok(RunResult {
+        // Integer nanoseconds over 10⁶ print as short decimals (no binary noise).
+        timed_ms: timed.as_nanos() as f64 / 1.0e6,
+        counters: engine.counters(),
+        quality,
+    })
+}
+
+/// The largest drop of a top box below its starting height.
+fn top_drop(engine: &dyn crate::engine::Engine, scene: &PreparedScene) -> Result<f32, BenchError> {
+    let mut largest = f32::NEG_INFINITY;
+    for &index in &scene.probes.top_boxes {
+        let start = scene.group.bodies[index].position.y;
+        let end = engine
+            .body_position(MAIN_SLOT, index)
+            .ok_or_else(|| BenchError::new(format!("top box {index} is missing")))?;
+        largest = largest.max(start - end.y);
+    }
+    Ok(largest)
+}
+
+/// The median of `values` (mean of the two middle values for an even count); `None` if
+/// empty.
+pub fn median(values: &[f64]) -> Option<f64> {
+    if values.is_empty() {
+        return None;
+    }
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let mid = sorted.len() / 2;
+    Some(if sorted.len() % 2 == 1 {
+        sorted[mid]
+    } else {
+        0.5 * (sorted[mid - 1] + sorted[mid])
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_of_odd_and_even_counts() {
+        assert_eq!(median(&[]), None);
+        assert_eq!(median(&[3.0]), Some(3.0));
+        assert_eq!(median(&[5.0, 1.0, 3.0]), Some(3.0));
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
+    }
+}
