@@ -1,24 +1,31 @@
 //! # scenes — canonical scenes shared by tests, benchmarks and tools
 //!
-//! Each scene is a function that fills a fresh `prism::World`: the benchmark scenes exactly as
-//! shared/BENCHMARKS.md specifies them (Box2D v3's benchmark definitions, release sizes), and
-//! small validation scenes used to judge behaviour (a resting box, a pyramid, a box on an
-//! incline, a bouncing ball, a line of dominoes).
+//! Two kinds of scene live here:
 //!
-//! A scene is data plus a builder: [`SceneInfo`] says how long it runs and with which world
-//! settings, and [`build`] returns the world together with the [`Probes`] a benchmark or test
-//! needs to judge quality (which body is the top of each pyramid, and where it started).
+//! - **Benchmark scenes** ([`description`]): the eight scenes of shared/BENCHMARKS.md (Box2D
+//!   v3's benchmark definitions, release sizes) described once as engine-neutral data — bodies,
+//!   shapes, revolute joints, and a script for scenes that change while they run. Prism builds
+//!   them through [`prism_build`]; prism-bench's Box2D and Rapier backends build the very same
+//!   data, so a comparison can never be between two drifting copies of a scene.
+//! - **Validation scenes**: small Prism worlds with a known answer (a resting box, a pyramid, a
+//!   box on an incline, a bouncing ball, a line of dominoes), used by tests and quick looks.
+//!
+//! Both are reachable by name through [`SCENES`]: [`SceneInfo`] says how long a scene runs and
+//! with which settings, and [`build`] returns the world with the [`Probes`] a benchmark or test
+//! needs to judge quality (the top box of each pyramid and where it started).
 //!
 //! ```text
+//!   description::SceneSpec ──► BodyGroup ──┬─► prism_build ──► prism::World
+//!                                          └─► prism-bench: Box2D, Rapier
 //!   build("large_pyramid", workers) ──► Scene { world, info, probes }
-//!                                        │
-//!         prism-bench / tests ◄──────────┘  step `info.steps` times, read probes
 //! ```
 
-mod benchmark;
+pub mod description;
+pub mod prism_build;
+mod sleeping;
 mod validation;
 
-pub use benchmark::{compounds, large_pyramid, many_pyramids, smash};
+pub use sleeping::{sleeping_field, sleeping_field_baseline};
 pub use validation::{bouncing_ball, dominoes, incline, pyramid, resting_box};
 
 use prism::{BodyId, PrismError, World, WorldDef};
@@ -60,10 +67,19 @@ pub struct Scene {
 
 /// Every scene this crate can build, benchmark scenes first.
 pub const SCENES: &[SceneInfo] = &[
-    info("large_pyramid", 500, false, true, large_pyramid),
-    info("many_pyramids", 200, false, true, many_pyramids),
-    info("smash", 300, true, true, smash),
-    info("compounds", 500, true, true, compounds),
+    info("large_pyramid", 500, false, true, |w| {
+        benchmark(w, "large_pyramid")
+    }),
+    info("many_pyramids", 200, false, true, |w| {
+        benchmark(w, "many_pyramids")
+    }),
+    info("joint_grid", 500, false, true, |w| {
+        benchmark(w, "joint_grid")
+    }),
+    info("smash", 300, true, true, |w| benchmark(w, "smash")),
+    info("spinner", 500, true, true, |w| benchmark(w, "spinner")),
+    info("tumbler", 750, true, true, |w| benchmark(w, "tumbler")),
+    info("compounds", 500, true, true, |w| benchmark(w, "compounds")),
     info("resting_box", 120, false, false, resting_box),
     info("pyramid", 600, false, false, |w| pyramid(w, 20)),
     info("incline", 120, false, false, |w| {
@@ -73,6 +89,8 @@ pub const SCENES: &[SceneInfo] = &[
         bouncing_ball(w, 2.0, 0.5)
     }),
     info("dominoes", 300, false, false, |w| dominoes(w, 20)),
+    info("sleeping_field", 600, true, false, sleeping_field),
+    info("sleeping_field_baseline", 600, true, false, sleeping_field_baseline),
 ];
 
 const fn info(
@@ -128,3 +146,55 @@ pub fn build_with(info: SceneInfo, def: WorldDef) -> Result<Scene, PrismError> {
 /// The time step every scene runs at (60 Hz) and the substep count (4).
 pub const DT: f32 = 1.0 / 60.0;
 pub const SUBSTEPS: u32 = 4;
+
+/// Builds the benchmark scene `name` from its engine-neutral description (its gravity, its
+/// bodies, its probes). Rain is not offered here: it changes while it runs, which only
+/// prism-bench's runner scripts.
+fn benchmark(world: &mut World, name: &str) -> Result<Probes, PrismError> {
+    let Some(spec) = description::find_scene(name) else {
+        return Err(PrismError::InvalidCount {
+            field: "benchmark scene",
+            value: 0,
+            requirement: "a scene of description::SCENES",
+        });
+    };
+    world.set_gravity(spec.gravity)?;
+    let (group, probes) = spec.build();
+    let built = prism_build::insert_group(world, &group)?;
+    let pyramid_tops = probes
+        .top_boxes
+        .iter()
+        .map(|&i| (built.bodies[i], group.bodies[i].position.y))
+        .collect();
+    Ok(Probes {
+        pyramid_tops,
+        subjects: probes
+            .motor_body
+            .map(|i| built.bodies[i])
+            .into_iter()
+            .collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The registry's benchmark entries agree with the descriptions they build.
+    #[test]
+    fn benchmark_entries_match_their_descriptions() {
+        for info in SCENES.iter().filter(|s| s.benchmark) {
+            let spec = description::find_scene(info.name).expect("described");
+            assert_eq!(info.steps as usize, spec.steps, "{}", info.name);
+            assert_eq!(info.enable_sleep, spec.sleep_enabled, "{}", info.name);
+        }
+    }
+
+    #[test]
+    fn large_pyramid_builds_with_its_top_box_probe() {
+        let scene = build("large_pyramid", 1).expect("known").expect("builds");
+        assert_eq!(scene.world.counters().bodies, 5051);
+        assert_eq!(scene.probes.pyramid_tops.len(), 1);
+        assert_eq!(scene.probes.pyramid_tops[0].1, 99.5);
+    }
+}

@@ -25,7 +25,7 @@
 use boxdd_sys::ffi as b2;
 
 use crate::engine::{BenchError, Counters, Engine, WorldSettings};
-use crate::scenes::{
+use scenes::description::{
     BodyDesc, BodyGroup, BodyKind, Geometry, RevoluteDesc, SUBSTEPS, ShapeDesc, TIME_STEP, Vec2,
 };
 

@@ -1,20 +1,20 @@
 //! The interface every physics backend implements, and the registry that maps an engine's
 //! name to its constructor.
 //!
-//! A backend is a translator: it turns the engine-neutral scene data of [`crate::scenes`]
+//! A backend is a translator: it turns the engine-neutral scene data of [`scenes::description`]
 //! into its own bodies, shapes and joints, steps its world, and answers a few questions the
 //! quality figures need (deepest contact penetration now, where a body is, how fast a body
 //! spins, how far apart joint anchors have drifted). Everything else — which scene, how many
 //! steps, what is timed, how results are printed — is the runner's job, so every backend is
 //! timed by the same code.
 //!
-//! Backends are compiled in by cargo features: `compare` brings Box2D v3 (`boxdd-sys`) and
-//! Rapier (`rapier2d`); `prism` brings the Prism backend (`src/prism_engine.rs`). Asking for
-//! an engine that is not compiled in is an error that names the feature to enable.
+//! The Prism backend (`src/prism_engine.rs`) is always built; cargo feature `compare` brings
+//! Box2D v3 (`boxdd-sys`) and Rapier (`rapier2d`). Asking for an engine that is not compiled in
+//! is an error that names the feature to enable.
 
 use std::fmt;
 
-use crate::scenes::{BodyGroup, SceneSpec, Vec2};
+use scenes::description::{BodyGroup, SceneSpec, Vec2};
 
 /// An error the benchmark reports to the user (and exits non-zero on).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -79,8 +79,8 @@ pub trait Engine {
     /// Destroys the joints and bodies filed under `slot` (nothing if the slot is empty).
     fn remove_group(&mut self, slot: usize);
 
-    /// Advances the world by one step of [`crate::scenes::TIME_STEP`] with
-    /// [`crate::scenes::SUBSTEPS`] substeps. This call alone is timed.
+    /// Advances the world by one step of [`scenes::description::TIME_STEP`] with
+    /// [`scenes::description::SUBSTEPS`] substeps. This call alone is timed.
     fn step(&mut self);
 
     fn counters(&self) -> Counters;
@@ -117,17 +117,8 @@ pub fn engine_factory(name: &str) -> Result<EngineFactory, BenchError> {
     }
 }
 
-#[cfg(feature = "prism")]
 fn prism_factory() -> Result<EngineFactory, BenchError> {
     Ok(crate::prism_engine::create)
-}
-
-#[cfg(not(feature = "prism"))]
-fn prism_factory() -> Result<EngineFactory, BenchError> {
-    Err(BenchError::new(
-        "engine `prism` is not compiled into this build: the Prism backend \
-         (tools/bench/src/prism_engine.rs) is enabled by cargo feature `prism`",
-    ))
 }
 
 #[cfg(feature = "compare")]
@@ -171,12 +162,5 @@ mod tests {
             let error = engine_factory(name).err().unwrap();
             assert!(error.0.contains("--features compare"), "{error}");
         }
-    }
-
-    #[cfg(not(feature = "prism"))]
-    #[test]
-    fn prism_engine_missing_is_an_error() {
-        let error = engine_factory("prism").err().unwrap();
-        assert!(error.0.contains("feature `prism`"), "{error}");
     }
 }

@@ -6,7 +6,7 @@
 //! removal of a group.
 
 use crate::engine::{Counters, Engine, EngineFactory, WorldSettings};
-use crate::scenes::{
+use scenes::description::{
     self, BodyDesc, BodyGroup, BodyKind, MAIN_SLOT, Motor, RevoluteDesc, SUBSTEPS, ShapeDesc,
     TIME_STEP, Vec2, square_box,
 };
@@ -148,7 +148,7 @@ fn pendulum_keeps_its_length_and_swings_through_the_bottom() {
 
 #[test]
 fn tumbler_counters_match_its_description() {
-    let spec = scenes::find_scene("tumbler").unwrap();
+    let spec = description::find_scene("tumbler").unwrap();
     let (group, _) = spec.build();
     for (name, factory) in engines() {
         let mut engine = world(factory, spec.gravity);
@@ -173,7 +173,9 @@ fn groups_are_removed_with_their_joints() {
             joints: Vec::new(),
         };
         engine.insert_group(MAIN_SLOT, &ground).unwrap();
-        engine.insert_group(7, &scenes::rain_group(0, 0)).unwrap();
+        engine
+            .insert_group(7, &description::rain_group(0, 0))
+            .unwrap();
         engine.step();
         let full = engine.counters();
         assert_eq!((full.bodies, full.joints), (1 + 55, 50), "{name}");

@@ -20,7 +20,7 @@
 //! refused.
 
 use crate::engine::BenchError;
-use crate::scenes::Filter;
+use scenes::description::Filter;
 
 const CATEGORIES: u32 = 4;
 const SLOTS: u32 = 8;

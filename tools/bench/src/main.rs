@@ -12,8 +12,7 @@
 //! to Box2D is measured side by side. Reported time is the median over the repeats of the
 //! summed wall time of the timed steps (see [`runner`] for exactly what is timed).
 //!
-//! Box2D and Rapier are compiled in by cargo feature `compare`; the Prism backend by feature
-//! `prism`. Arguments are parsed by hand and JSON is written by hand, to keep the default
+//! Box2D and Rapier are compiled in by cargo feature `compare`; the Prism backend always. Arguments are parsed by hand and JSON is written by hand, to keep the default
 //! build free of dependencies.
 
 mod engine;
@@ -23,13 +22,9 @@ mod engine_tests;
 mod group_bits;
 mod report;
 mod runner;
-mod scenes;
 
 #[cfg(feature = "compare")]
 mod box2d;
-// `rustfmt::skip`: rustfmt would otherwise open this file even when the feature is off.
-#[cfg(feature = "prism")]
-#[rustfmt::skip]
 mod prism_engine;
 #[cfg(feature = "compare")]
 mod rapier;
@@ -41,7 +36,7 @@ use std::process::ExitCode;
 use engine::{BenchError, EngineFactory, engine_factory};
 use report::Row;
 use runner::{PreparedScene, RunConfig, RunResult, median, run_once};
-use scenes::{SCENES, SUBSTEPS, SceneSpec, TIME_STEP, find_scene};
+use scenes::description::{SCENES, SUBSTEPS, SceneSpec, TIME_STEP, find_scene};
 
 const USAGE: &str = "\
 usage: prism-bench [options]

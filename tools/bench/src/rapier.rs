@@ -45,7 +45,9 @@ use rayon::ThreadPool;
 
 use crate::engine::{BenchError, Counters, Engine, WorldSettings};
 use crate::group_bits::rapier_group_bits;
-use crate::scenes::{self, BodyDesc, BodyGroup, BodyKind, Geometry, RevoluteDesc, ShapeDesc};
+use scenes::description::{
+    self, BodyDesc, BodyGroup, BodyKind, Geometry, RevoluteDesc, ShapeDesc,
+};
 
 /// Damping (1/s) of the acceleration-based velocity motors. Per substep the motor removes
 /// the fraction `h·d / (1 + h·d)` of the speed error; with `h = 1/240 s` and `d = 10⁴/s` that
@@ -78,7 +80,7 @@ pub struct RapierEngine {
     created_asleep: Vec<RigidBodyHandle>,
 }
 
-fn to_vector(v: scenes::Vec2) -> Vector {
+fn to_vector(v: description::Vec2) -> Vector {
     Vector::new(v.x, v.y)
 }
 
@@ -91,8 +93,8 @@ pub fn create(settings: &WorldSettings) -> Result<Box<dyn Engine>, BenchError> {
     let mut world = PhysicsWorld::new();
     world.gravity = to_vector(settings.gravity);
     let params = &mut world.integration_parameters;
-    params.dt = scenes::TIME_STEP;
-    params.num_solver_iterations = scenes::SUBSTEPS;
+    params.dt = description::TIME_STEP;
+    params.num_solver_iterations = description::SUBSTEPS;
     params.max_ccd_substeps = usize::from(settings.continuous);
     Ok(Box::new(RapierEngine {
         world,
@@ -148,7 +150,7 @@ fn collider_for(geometry: &Geometry) -> Result<(ColliderBuilder, usize), BenchEr
 }
 
 /// A closed polyline through `points`, and its segment count minus one.
-fn chain_loop(points: &[scenes::Vec2]) -> Result<(ColliderBuilder, usize), BenchError> {
+fn chain_loop(points: &[description::Vec2]) -> Result<(ColliderBuilder, usize), BenchError> {
     let count = u32::try_from(points.len())
         .ok()
         .filter(|&n| n >= 3)
@@ -349,9 +351,9 @@ impl Engine for RapierEngine {
         deepest
     }
 
-    fn body_position(&self, slot: usize, body: usize) -> Option<scenes::Vec2> {
+    fn body_position(&self, slot: usize, body: usize) -> Option<description::Vec2> {
         let t = self.body(slot, body)?.translation();
-        Some(scenes::Vec2::new(t.x, t.y))
+        Some(description::Vec2::new(t.x, t.y))
     }
 
     fn body_angular_velocity(&self, slot: usize, body: usize) -> Option<f32> {
@@ -374,7 +376,7 @@ impl Engine for RapierEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenes::{MAIN_SLOT, Vec2, square_box};
+    use scenes::description::{MAIN_SLOT, Vec2, square_box};
 
     fn sleeping_grid(side: usize) -> BodyGroup {
         let mut group = BodyGroup::default();

@@ -17,7 +17,7 @@
 use std::time::{Duration, Instant};
 
 use crate::engine::{BenchError, Counters, EngineFactory, WorldSettings};
-use crate::scenes::{BodyGroup, GroupAction, MAIN_SLOT, Probes, SceneSpec};
+use scenes::description::{BodyGroup, GroupAction, MAIN_SLOT, Probes, SceneSpec};
 
 /// Quality figures of one run; `None` where the scene does not report that figure.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

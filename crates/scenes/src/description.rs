@@ -1,4 +1,4 @@
-//! The eight benchmark scenes, described once and engine-neutrally.
+//! The eight benchmark scenes of shared/BENCHMARKS.md, described once and engine-neutrally.
 //!
 //! Every backend (Prism, Box2D, Rapier) builds the same scene from the same data, so a
 //! difference in the numbers cannot come from two hand-written copies of a scene drifting
@@ -19,8 +19,8 @@
 //! kilograms, seconds, radians). Defaults follow Box2D: density 1, friction 0.6, restitution 0,
 //! collision category 1, mask all, no group.
 
+pub use prism::Vec2;
 use std::f32::consts::PI;
-use std::ops::{Add, Sub};
 
 /// Time step of every scene: 60 Hz.
 pub const TIME_STEP: f32 = 1.0 / 60.0;
@@ -28,40 +28,6 @@ pub const TIME_STEP: f32 = 1.0 / 60.0;
 pub const SUBSTEPS: usize = 4;
 /// The slot holding a scene's initial group.
 pub const MAIN_SLOT: usize = 0;
-
-/// A plain 2D vector (metres or metres per second).
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
-pub struct Vec2 {
-    pub x: f32,
-    pub y: f32,
-}
-
-impl Vec2 {
-    pub const ZERO: Vec2 = Vec2 { x: 0.0, y: 0.0 };
-
-    pub const fn new(x: f32, y: f32) -> Self {
-        Self { x, y }
-    }
-
-    #[cfg_attr(not(feature = "compare"), allow(dead_code))]
-    pub fn length(self) -> f32 {
-        self.x.hypot(self.y)
-    }
-}
-
-impl Add for Vec2 {
-    type Output = Vec2;
-    fn add(self, rhs: Vec2) -> Vec2 {
-        Vec2::new(self.x + rhs.x, self.y + rhs.y)
-    }
-}
-
-impl Sub for Vec2 {
-    type Output = Vec2;
-    fn sub(self, rhs: Vec2) -> Vec2 {
-        Vec2::new(self.x - rhs.x, self.y - rhs.y)
-    }
-}
 
 /// The geometry of one shape, in its body's local frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -116,7 +82,6 @@ impl Filter {
     };
 
     /// Whether two shapes with these filters collide, by Box2D's rule.
-    #[cfg(test)]
     pub fn collides_with(&self, other: &Filter) -> bool {
         if self.group == other.group && self.group != 0 {
             return self.group > 0;
@@ -275,7 +240,6 @@ pub struct BodyGroup {
 }
 
 impl BodyGroup {
-    #[cfg(test)]
     pub fn shape_count(&self) -> usize {
         self.bodies.iter().map(|b| b.shapes.len()).sum()
     }

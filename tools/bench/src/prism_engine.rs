@@ -1,0 +1,123 @@
+//! The Prism backend: scenes are built by the `scenes` crate's translator
+//! ([`scenes::prism_build`]), the same code tests use, from the same engine-neutral data the
+//! Box2D and Rapier backends build.
+//!
+//! **Settings.** Prism's world defaults are BENCHMARKS.md's (Box2D's); the scene's gravity and
+//! sleep flag, the worker count, and continuous collision as asked (Prism stores the flag but
+//! has no continuous collision yet, so it runs without it either way).
+//!
+//! **Quality.** Penetration is the deepest overlap among the touching contacts' manifold points
+//! (`−separation`), as the other backends report it.
+
+use crate::engine::{BenchError, Counters, Engine, WorldSettings};
+use prism::{PrismError, World, WorldDef};
+use scenes::description::{BodyGroup, SUBSTEPS, TIME_STEP, Vec2};
+use scenes::prism_build::{self, BuiltGroup};
+
+/// One Prism world and the groups built into it, by slot.
+struct PrismEngine {
+    world: World,
+    groups: Vec<Option<BuiltGroup>>,
+    /// Steps whose solve diverged (Prism reports it as an error; the benchmark keeps going).
+    diverged_steps: usize,
+}
+
+/// Creates an empty Prism world for `settings` (the registry's constructor).
+pub fn create(settings: &WorldSettings) -> Result<Box<dyn Engine>, BenchError> {
+    let worker_count = u32::try_from(settings.threads)
+        .map_err(|_| BenchError::new(format!("too many threads: {}", settings.threads)))?;
+    let def = WorldDef {
+        gravity: settings.gravity,
+        enable_sleep: settings.sleep_enabled,
+        enable_continuous: settings.continuous,
+        worker_count,
+        ..WorldDef::default()
+    };
+    let world = World::new(def).map_err(prism_error)?;
+    Ok(Box::new(PrismEngine {
+        world,
+        groups: Vec::new(),
+        diverged_steps: 0,
+    }))
+}
+
+fn prism_error(error: PrismError) -> BenchError {
+    BenchError::new(format!("prism: {error}"))
+}
+
+impl PrismEngine {
+    fn body(&self, slot: usize, body: usize) -> Option<prism::BodyId> {
+        self.groups.get(slot)?.as_ref()?.bodies.get(body).copied()
+    }
+}
+
+impl Engine for PrismEngine {
+    fn insert_group(&mut self, slot: usize, group: &BodyGroup) -> Result<(), BenchError> {
+        if self.groups.get(slot).is_some_and(Option::is_some) {
+            return Err(BenchError::new(format!("slot {slot} is taken")));
+        }
+        let built = prism_build::insert_group(&mut self.world, group).map_err(prism_error)?;
+        if self.groups.len() <= slot {
+            self.groups.resize_with(slot + 1, || None);
+        }
+        self.groups[slot] = Some(built);
+        Ok(())
+    }
+
+    fn remove_group(&mut self, slot: usize) {
+        if let Some(built) = self.groups.get_mut(slot).and_then(Option::take) {
+            prism_build::remove_group(&mut self.world, &built);
+        }
+    }
+
+    fn step(&mut self) {
+        if self.world.step(TIME_STEP, SUBSTEPS as u32).is_err() {
+            self.diverged_steps += 1;
+        }
+    }
+
+    fn counters(&self) -> Counters {
+        let counters = self.world.counters();
+        Counters {
+            bodies: counters.bodies,
+            shapes: counters.shapes,
+            contacts: counters.contacts,
+            joints: 0,
+        }
+    }
+
+    fn deepest_penetration(&mut self) -> f32 {
+        self.world
+            .contact_data()
+            .flat_map(|contact| {
+                let manifold = contact.manifold;
+                (0..manifold.point_count).map(move |i| -manifold.points[i].separation)
+            })
+            .fold(0.0, f32::max)
+    }
+
+    fn body_position(&self, slot: usize, body: usize) -> Option<Vec2> {
+        self.world.position(self.body(slot, body)?).ok()
+    }
+
+    fn body_angular_velocity(&self, slot: usize, body: usize) -> Option<f32> {
+        self.world.angular_velocity(self.body(slot, body)?).ok()
+    }
+
+    /// Prism has no joints yet, so no group holding joints can be built and there is no
+    /// anchor separation to report.
+    fn max_joint_error(&self) -> f32 {
+        0.0
+    }
+}
+
+impl Drop for PrismEngine {
+    fn drop(&mut self) {
+        if self.diverged_steps > 0 {
+            eprintln!(
+                "prism: {} step(s) reported a diverged body",
+                self.diverged_steps
+            );
+        }
+    }
+}
