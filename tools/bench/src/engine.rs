@@ -96,6 +96,12 @@ pub trait Engine {
 
     /// The largest distance between the world anchors of a joint's two bodies, metres.
     fn max_joint_error(&self) -> f32;
+
+    /// Milliseconds spent so far in each phase and solver stage of the engine's steps, summed
+    /// over every step taken (empty for engines that do not report them).
+    fn phase_totals(&self) -> Vec<(&'static str, f64)> {
+        Vec::new()
+    }
 }
 
 /// Builds an empty world for the given settings.

@@ -47,6 +47,8 @@ usage: prism-bench [options]
   --repeats R      runs per (scene, engine, threads); the median is reported (default: 1)
   --continuous     turn on continuous collision in every engine (default: off)
   --json           print one JSON object per line instead of the table
+  --stages         under each table row, the engine's mean ms/step per phase and solver
+                   stage (Prism's StepProfile; table output only)
   --csv DIR        also write DIR/<engine>/<scene>.csv with `threads,ms` lines
   --list           list the scenes and exit
   --help           print this help";
@@ -61,6 +63,7 @@ struct Options {
     repeats: usize,
     continuous: bool,
     json: bool,
+    stages: bool,
     csv_dir: Option<PathBuf>,
     list: bool,
     help: bool,
@@ -76,6 +79,7 @@ impl Default for Options {
             repeats: 1,
             continuous: false,
             json: false,
+            stages: false,
             csv_dir: None,
             list: false,
             help: false,
@@ -165,6 +169,7 @@ fn apply_flag(options: &mut Options, flag: &str, value: &str) -> Result<(), Benc
         "--repeats" => options.repeats = parse_count("--repeats", value, 1)?,
         "--csv" => options.csv_dir = Some(PathBuf::from(value)),
         "--json" => options.json = true,
+        "--stages" => options.stages = true,
         "--continuous" => options.continuous = true,
         "--list" => options.list = true,
         "--help" | "-h" => options.help = true,
@@ -221,7 +226,7 @@ fn measure(
     }
     let rows = engines.iter().zip(runs).map(|((name, _), runs)| {
         let times: Vec<f64> = runs.iter().map(|r| r.timed_ms).collect();
-        let last = runs.last().copied();
+        let last = runs.last().cloned();
         Row {
             scene: scene.spec.name,
             engine: name.clone(),
@@ -229,14 +234,15 @@ fn measure(
             steps,
             repeats: options.repeats,
             median_ms: median(&times).unwrap_or(f64::NAN),
-            counters: last.map(|r| r.counters).unwrap_or_default(),
-            quality: last.map(|r| r.quality).unwrap_or_default(),
+            counters: last.as_ref().map(|r| r.counters).unwrap_or_default(),
+            quality: last.as_ref().map(|r| r.quality).unwrap_or_default(),
+            phases: last.map(|r| r.phases).unwrap_or_default(),
         }
     });
     Ok(rows.collect())
 }
 
-fn print_rows(rows: &[Row], json: bool) -> Result<(), BenchError> {
+fn print_rows(rows: &[Row], json: bool, stages: bool) -> Result<(), BenchError> {
     let box2d_ms = rows
         .iter()
         .find(|r| r.engine == "box2d")
@@ -246,6 +252,9 @@ fn print_rows(rows: &[Row], json: bool) -> Result<(), BenchError> {
             emit(&report::json_line(row))?;
         } else {
             emit(&report::table_line(row, box2d_ms))?;
+        }
+        if stages && !json && !row.phases.is_empty() {
+            emit(&report::phases_line(row))?;
         }
     }
     Ok(())
@@ -265,7 +274,7 @@ fn run(options: &Options) -> Result<(), BenchError> {
         let scene = PreparedScene::new(*spec);
         for &threads in &options.threads {
             let rows = measure(&scene, &engines, threads, options)?;
-            print_rows(&rows, options.json)?;
+            print_rows(&rows, options.json, options.stages)?;
             all_rows.extend(rows);
         }
     }

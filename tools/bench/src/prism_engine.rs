@@ -10,7 +10,7 @@
 //! (`−separation`), as the other backends report it.
 
 use crate::engine::{BenchError, Counters, Engine, WorldSettings};
-use prism::{PrismError, World, WorldDef};
+use prism::{PrismError, StepProfile, World, WorldDef};
 use scenes::description::{BodyGroup, SUBSTEPS, TIME_STEP, Vec2};
 use scenes::prism_build::{self, BuiltGroup};
 
@@ -20,6 +20,30 @@ struct PrismEngine {
     groups: Vec<Option<BuiltGroup>>,
     /// Steps whose solve diverged (Prism reports it as an error; the benchmark keeps going).
     diverged_steps: usize,
+    /// Every step's `StepProfile`, summed field by field (ms).
+    phase_totals: Vec<(&'static str, f64)>,
+}
+
+/// The phases and solver stages of a `StepProfile`, in step order.
+fn phases(profile: &StepProfile) -> [(&'static str, f32); 15] {
+    let solver = &profile.solver;
+    [
+        ("pairs", profile.pairs),
+        ("collide", profile.collide),
+        ("update_contacts", profile.update_contacts),
+        ("solve", profile.solve),
+        ("  prepare", solver.prepare),
+        ("  integrate_velocities", solver.integrate_velocities),
+        ("  warm_start", solver.warm_start),
+        ("  solve", solver.solve),
+        ("  integrate_positions", solver.integrate_positions),
+        ("  relax", solver.relax),
+        ("  restitution", solver.restitution),
+        ("  store_impulses", solver.store_impulses),
+        ("  finalize", solver.finalize),
+        ("finalize", profile.finalize),
+        ("total", profile.total),
+    ]
 }
 
 /// Creates an empty Prism world for `settings` (the registry's constructor).
@@ -38,6 +62,7 @@ pub fn create(settings: &WorldSettings) -> Result<Box<dyn Engine>, BenchError> {
         world,
         groups: Vec::new(),
         diverged_steps: 0,
+        phase_totals: Vec::new(),
     }))
 }
 
@@ -74,6 +99,13 @@ impl Engine for PrismEngine {
         if self.world.step(TIME_STEP, SUBSTEPS as u32).is_err() {
             self.diverged_steps += 1;
         }
+        let step = phases(self.world.profile());
+        if self.phase_totals.is_empty() {
+            self.phase_totals = step.iter().map(|&(name, _)| (name, 0.0)).collect();
+        }
+        for (total, (_, ms)) in self.phase_totals.iter_mut().zip(step) {
+            total.1 += f64::from(ms);
+        }
     }
 
     fn counters(&self) -> Counters {
@@ -108,6 +140,10 @@ impl Engine for PrismEngine {
     /// anchor separation to report.
     fn max_joint_error(&self) -> f32 {
         0.0
+    }
+
+    fn phase_totals(&self) -> Vec<(&'static str, f64)> {
+        self.phase_totals.clone()
     }
 }
 

@@ -45,9 +45,7 @@ use rayon::ThreadPool;
 
 use crate::engine::{BenchError, Counters, Engine, WorldSettings};
 use crate::group_bits::rapier_group_bits;
-use scenes::description::{
-    self, BodyDesc, BodyGroup, BodyKind, Geometry, RevoluteDesc, ShapeDesc,
-};
+use scenes::description::{self, BodyDesc, BodyGroup, BodyKind, Geometry, RevoluteDesc, ShapeDesc};
 
 /// Damping (1/s) of the acceleration-based velocity motors. Per substep the motor removes
 /// the fraction `h·d / (1 + h·d)` of the speed error; with `h = 1/240 s` and `d = 10⁴/s` that

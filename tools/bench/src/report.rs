@@ -26,6 +26,8 @@ pub struct Row {
     pub median_ms: f64,
     pub counters: Counters,
     pub quality: Quality,
+    /// Mean milliseconds per timed step of each reported phase (last repeat).
+    pub phases: Vec<(&'static str, f64)>,
 }
 
 impl Row {
@@ -191,6 +193,15 @@ pub fn write_csv(dir: &Path, rows: &[Row]) -> Result<(), BenchError> {
             .map_err(|e| BenchError::new(format!("cannot write {}: {e}", path.display())))?;
     }
     Ok(())
+}
+
+/// The per-phase line printed under a row with `--stages`.
+pub fn phases_line(row: &Row) -> String {
+    let mut text = String::from("    ms/step:");
+    for (name, ms) in &row.phases {
+        let _ = write!(text, " {name} {ms:.3}");
+    }
+    text
 }
 
 #[cfg(test)]

@@ -33,13 +33,16 @@ pub struct Quality {
 }
 
 /// What one run measured.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RunResult {
     /// Wall time of the timed steps (all but the first), milliseconds.
     pub timed_ms: f64,
     /// Counters after the last step.
     pub counters: Counters,
     pub quality: Quality,
+    /// Mean milliseconds per timed step of each phase the engine reports (see
+    /// `Engine::phase_totals`).
+    pub phases: Vec<(&'static str, f64)>,
 }
 
 /// A scene ready to be run: its facts, its initial bodies and its probes.
@@ -80,6 +83,7 @@ pub fn run_once(
     let mut script = scene.spec.script();
     let mut timed = Duration::ZERO;
     let mut max_penetration = 0.0f32;
+    let mut untimed_phases = Vec::new();
     for step in 0..config.steps {
         for action in script.actions(step) {
             match action {
@@ -92,6 +96,8 @@ pub fn run_once(
         let elapsed = start.elapsed();
         if step > 0 {
             timed += elapsed;
+        } else {
+            untimed_phases = engine.phase_totals();
         }
         max_penetration = max_penetration.max(engine.deepest_penetration());
     }
@@ -118,7 +124,23 @@ pub fn run_once(
         timed_ms: timed.as_nanos() as f64 / 1.0e6,
         counters: engine.counters(),
         quality,
+        phases: timed_phase_means(&untimed_phases, &engine.phase_totals(), config.steps),
     })
+}
+
+/// Per-step means of the phases over the timed steps: totals at the end minus those after
+/// the untimed first step, over the timed step count.
+fn timed_phase_means(
+    after_first: &[(&'static str, f64)],
+    at_end: &[(&'static str, f64)],
+    steps: usize,
+) -> Vec<(&'static str, f64)> {
+    let timed_steps = steps.saturating_sub(1).max(1) as f64;
+    at_end
+        .iter()
+        .zip(after_first)
+        .map(|(&(name, end), &(_, first))| (name, (end - first) / timed_steps))
+        .collect()
 }
 
 /// The largest drop of a top box below its starting height.
