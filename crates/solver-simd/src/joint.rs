@@ -347,9 +347,11 @@ impl JointConstraint {
         self.body_a.index = checked_body_index(self.body_a.index, sims.len());
         self.body_b.index = checked_body_index(self.body_b.index, sims.len());
         self.prepared = self.prepare_frames(sims, params);
-        if !params.enable_warm_starting {
-            self.impulses = JointImpulses::default();
-        }
+        self.impulses = if params.enable_warm_starting {
+            self.used_impulses()
+        } else {
+            JointImpulses::default()
+        };
         let pair = JointPair::at_rest(self.body_a.masses(), self.body_b.masses());
         let prepared = &mut self.prepared;
         match &self.kind {
@@ -360,6 +362,24 @@ impl JointConstraint {
             JointKind::Wheel(j) => j.prepare(prepared, params),
             JointKind::Motor(j) => j.prepare(prepared, &self.body_a, sims),
             JointKind::Target(j) => j.prepare(prepared, &self.body_b, sims, params),
+        }
+    }
+
+    /// The carried impulses of the rows the current settings solve. A row switched off between
+    /// steps (a motor, a limit, a spring) would otherwise keep being warm started with its last
+    /// impulse although nothing solves it any more.
+    fn used_impulses(&self) -> JointImpulses {
+        let i = &self.impulses;
+        match &self.kind {
+            JointKind::Distance(j) => j.used_impulses(i),
+            JointKind::Revolute(j) => j.used_impulses(i),
+            JointKind::Prismatic(j) => j.used_impulses(i),
+            JointKind::Wheel(j) => j.used_impulses(i),
+            JointKind::Weld(_) | JointKind::Motor(_) | JointKind::Target(_) => JointImpulses {
+                linear: i.linear,
+                angular: i.angular,
+                ..JointImpulses::default()
+            },
         }
     }
 
@@ -454,7 +474,8 @@ impl JointConstraint {
 
 /// Prepares every joint for a step. Call it after the step's start pose is recorded
 /// (`integrate::begin_step`: `Δp = 0`, `Δq = I`), with the awake bodies' `sims`. Without warm
-/// starting, the carried impulses are zeroed.
+/// starting, the carried impulses are zeroed; with it, those of rows the joint's settings no
+/// longer solve (a motor, limit or spring switched off) are.
 pub fn prepare_joints(joints: &mut [JointConstraint], sims: &[BodySim], params: &JointParams) {
     for joint in joints.iter_mut() {
         joint.prepare(sims, params);
@@ -563,29 +584,68 @@ pub(crate) fn check_finite(kind: &str, field: &str, value: f32) -> Result<(), Jo
     }
 }
 
-/// `Ok` when `lower ≤ upper` (both finite).
+/// `Ok` when both components of `value` are finite; the error names `field.x` or `field.y`.
+pub(crate) fn check_finite_vec(kind: &str, field: &str, value: Vec2) -> Result<(), JointError> {
+    check_finite(kind, &format!("{field}.x"), value.x)?;
+    check_finite(kind, &format!("{field}.y"), value.y)
+}
+
+/// `Ok` when both bounds are finite and `lower ≤ upper`. An inverted range is reported as the
+/// lower bound's field with its value.
 pub(crate) fn check_range(
     kind: &str,
-    field: &str,
-    lower: f32,
-    upper: f32,
+    ((lower_field, lower), (upper_field, upper)): ((&str, f32), (&str, f32)),
 ) -> Result<(), JointError> {
-    check_finite(kind, field, lower)?;
-    check_finite(kind, field, upper)?;
+    check_finite(kind, lower_field, lower)?;
+    check_finite(kind, upper_field, upper)?;
     if lower <= upper {
         Ok(())
     } else {
-        Err(JointError::new(format!("{kind}.{field}"), lower - upper))
+        Err(JointError::new(format!("{kind}.{lower_field}"), lower))
     }
 }
 
+/// `Ok` for a usable spring: `hertz` and `damping_ratio` finite and ≥ 0.
+pub(crate) fn check_spring(kind: &str, hertz: f32, damping_ratio: f32) -> Result<(), JointError> {
+    check_non_negative(kind, "hertz", hertz)?;
+    check_non_negative(kind, "damping_ratio", damping_ratio)
+}
+
+/// `Ok` for a usable motor: a finite `motor_speed` and a finite, non-negative limit (named by
+/// `max_field`, force or torque).
+pub(crate) fn check_motor(
+    kind: &str,
+    speed: f32,
+    (max_field, max): (&str, f32),
+) -> Result<(), JointError> {
+    check_finite(kind, "motor_speed", speed)?;
+    check_non_negative(kind, max_field, max)
+}
+
 fn check_transform(side: &str, field: &str, t: &Transform) -> Result<(), JointError> {
-    for (name, value) in [("p.x", t.p.x), ("p.y", t.p.y)] {
-        check_finite(side, &format!("{field}.{name}"), value)?;
-    }
+    check_finite_vec(side, &format!("{field}.p"), t.p)?;
     if t.q.is_valid() {
         Ok(())
     } else {
         Err(JointError::new(format!("{side}.{field}.q"), t.q.c))
     }
+}
+
+/// The softness of a spring row: the spring's own when it is on, rigid (unused) otherwise.
+pub(crate) fn spring_softness(
+    enabled: bool,
+    hertz: f32,
+    damping_ratio: f32,
+    params: &JointParams,
+) -> Softness {
+    if enabled {
+        Softness::new(hertz, damping_ratio, params.h)
+    } else {
+        Softness::RIGID
+    }
+}
+
+/// `impulse` if its row is solved, else 0.
+pub(crate) fn kept(solved: bool, impulse: f32) -> f32 {
+    if solved { impulse } else { 0.0 }
 }

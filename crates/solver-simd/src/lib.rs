@@ -1,6 +1,142 @@
 //! # solver-simd — the constraint solver
 //!
-//! (Design essay to be completed.)
+//! This crate turns the World's touching contacts and awake bodies into one step of motion. It
+//! owns:
+//!
+//! - **softness math** ([`softness`]): a constraint as an implicitly integrated spring-damper,
+//!   reduced to three coefficients (bias rate, mass scale, impulse scale);
+//! - **contact constraints**: preparation once per step ([`contact_constraint`]: anchors,
+//!   effective masses, base separation, approach speed) and the velocity passes over them
+//!   ([`contact_solver`]: warm start, soft solve, rigid relax, friction, restitution, impulse
+//!   store). This scalar path is the reference, and the solver for constraints that find no
+//!   graph colour;
+//! - **wide contact constraints** ([`contact_wide`]): the same preparation and passes over
+//!   bundles of [`wide::LANES`] contacts of one colour, one per SIMD lane, bit for bit the
+//!   scalar results, built on the wide float types ([`wide`]) and the body transpose
+//!   ([`gather_scatter`]);
+//! - **body integration** ([`integrate`]): gravity, forces, damping, speed clamps, the step's
+//!   accumulated displacement, and the final pose;
+//! - **the stages** ([`stages`]): the step as data — the solver kind's list of [`Stage`]s,
+//!   expanded per step into entries per graph colour and for the overflow set, each cut into
+//!   blocks by the scene's counts alone ([`step`] runs one block);
+//! - **the staged executor** ([`executor`]): persistent workers in one rayon scope per step
+//!   claim the blocks of each entry with an atomic counter and meet at entry boundaries, all
+//!   shared mutable access going through one type ([`shared::SharedSlice`]) whose soundness
+//!   rests on the colour invariant, which [`color_layout`] checks before every step;
+//! - **two solver kinds** sharing all of the above: the soft step (default) and classic
+//!   sequential impulses with Baumgarte feedback ([`sequential_impulses`]).
+//!
+//! ```text
+//!   contacts by colour ──▶ check layout ──▶ bundles (8 lanes) per colour, overflow constraints
+//!                                                  │
+//!   stage list: prepare │ ×N: integrate v, warm start·overflow·c0·c1…, solve·…, integrate x,
+//!               relax·… │ restitution·… │ store          ──▶ executor (1..N threads, same bits)
+//! ```
+//!
+//! ## The soft step
+//!
+//! ```text
+//!             ┌──────────────────── substep h = dt / N, N times ────────────────────┐
+//!   prepare → │ integrate v → warm start → solve (soft, biased) → integrate x → relax │ →
+//!             └──────────────────────────────────────────────────────────────────────┘
+//!   → restitution → store impulses → finalize bodies
+//! ```
+//!
+//! The biased solve pushes overlap out with a soft spring (30 Hz, damping ratio 10, at most
+//! 3 m/s); the relax pass then solves the same rows rigidly without position feedback, removing
+//! the velocity the push-out added so that it does not turn into bounce. Positions are never
+//! re-collided inside the step: each contact point's separation is tracked from the bodies'
+//! accumulated displacement (`Δp`, `Δq`) with anchors fixed at preparation.
+//!
+//! ## Interface
+//!
+//! [`solve`] (or a reusable [`ContactSolver`]) takes [`SolverParams`], the awake bodies
+//! ([`AwakeBodies`]: hot `BodyState`s and warm `BodySim`s, parallel), and the step's
+//! [`SolverContact`]s, whose manifolds carry the cached impulses in and the new ones out; it
+//! solves every contact by the scalar path. [`ContactSolver::solve_colored`] takes the
+//! contacts ordered by graph colour with a [`ColorLayout`] of the colour ranges and the
+//! overflow range, and solves the colours wide and in parallel
+//! ([`ContactSolver::set_worker_count`]). Static bodies are not in the arrays: a contact names
+//! them with `core_soa::NULL_BODY`. Kinematic bodies are, without the `DYNAMIC` flag; they move
+//! with their velocity and contacts never change it. No path fuses multiply-adds and the work
+//! partition depends on the scene alone, so a step is a deterministic function of its input,
+//! whatever the number of threads.
 
+pub mod color_layout;
+pub mod contact_constraint;
+pub mod contact_solver;
+pub mod contact_wide;
+pub mod executor;
 pub mod gather_scatter;
+pub mod integrate;
+pub mod joint;
+pub mod params;
+pub mod profile;
+pub mod sequential_impulses;
+pub mod shared;
+pub mod softness;
+pub mod solver;
+pub mod stages;
+pub mod step;
+pub mod synthetic;
+#[cfg(feature = "validate")]
+mod validate;
 pub mod wide;
+
+use collision::Manifold;
+use core_soa::{BodySim, BodyState};
+
+pub use color_layout::{ColorLayout, ColorLayoutError};
+pub use params::{SolverKind, SolverParams};
+pub use profile::SolverProfile;
+pub use softness::Softness;
+pub use solver::{ContactSolver, SolverCounters};
+pub use stages::Stage;
+
+/// One contact handed to the solver for this step. Built by the World from a touching contact.
+#[derive(Clone, Copy, Debug)]
+pub struct SolverContact {
+    /// Index into the awake `states`/`sims` arrays, or [`core_soa::NULL_BODY`] (static).
+    pub body_a: u32,
+    pub body_b: u32,
+    /// Inverse mass and inertia of body A (0 for static/kinematic).
+    pub inv_mass_a: f32,
+    pub inv_inertia_a: f32,
+    pub inv_mass_b: f32,
+    pub inv_inertia_b: f32,
+    pub friction: f32,
+    pub restitution: f32,
+    /// The manifold with anchors relative to each body's centre of mass, the separations from
+    /// the narrowphase, and the accumulated impulses carried over from the last step (0 for new
+    /// points). After [`solve`], the solver has written back `normal_impulse`,
+    /// `tangent_impulse`, `max_normal_impulse` and `normal_velocity`.
+    pub manifold: Manifold,
+}
+
+/// The awake bodies: `states[i]` and `sims[i]` describe the same body. Static bodies are not in
+/// these arrays (constraints refer to them with `NULL_BODY`); kinematic bodies are, with zero
+/// inverse mass and without the `DYNAMIC` flag.
+pub struct AwakeBodies<'a> {
+    pub states: &'a mut [BodyState],
+    pub sims: &'a mut [BodySim],
+}
+
+/// Runs one whole step of the solver: prepares contacts, runs the substeps (integrate
+/// velocities with gravity/forces/damping and the max-speed clamp → warm start → solve with
+/// bias → integrate positions → relax without bias), restitution, stores impulses into each
+/// [`SolverContact::manifold`], then finalises bodies: writes `sims[i].transform` and `center`
+/// and clears force and torque. At its start it sets every awake body's `delta_position` to 0,
+/// `delta_rotation` to identity, and `center0`/`rotation0` to the current pose; at its end the
+/// deltas hold the step's displacement.
+///
+/// A non-finite or non-positive `dt` moves nothing. `substeps == 0` runs one substep. With
+/// [`SolverKind::SequentialImpulses`] the step is one velocity solve of `substeps` iterations.
+/// Allocates the step's scratch arrays; keep a [`ContactSolver`] to reuse them.
+pub fn solve(
+    params: &SolverParams,
+    bodies: AwakeBodies<'_>,
+    contacts: &mut [SolverContact],
+    profile: &mut SolverProfile,
+) {
+    ContactSolver::new().solve(params, bodies, contacts, profile);
+}

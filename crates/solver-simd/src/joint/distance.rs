@@ -9,20 +9,22 @@
 //! effective mass is `1/(mA⁻¹ + mB⁻¹ + IA⁻¹·(rA × u)² + IB⁻¹·(rB × u)²)`, computed at
 //! preparation (the axis turns little within a step).
 //!
-//! - **Rigid** (spring off, or `min_length == max_length`): `C = |d| − length`, soft with the
-//!   joint softness in the biased pass, rigid in the relax pass. Accumulated in `linear.x`.
+//! - **Rigid** (spring off, or limits on with `min_length == max_length`): `C = |d| − length`,
+//!   soft with the joint softness in the biased pass, rigid in the relax pass. Accumulated in
+//!   `linear.x`.
 //! - **Spring** (`enable_spring`, `hertz > 0`): the same row with the spring's softness in
 //!   every pass. With `hertz = 0` the spring is off and only the limits hold the bodies.
 //! - **Limits** (`enable_limit`, only with the spring): `|d| − min ≥ 0` and `max − |d| ≥ 0`,
 //!   one-sided, speculative while open: a rope is a spring-less joint with `min = 0`.
 //! - **Motor**: `Ċ = speed` with the accumulated impulse bounded by `h·max_motor_force`.
 //!
+//! They run spring, motor, limits, rigid row: the rows that must hold come last.
+//!
 //! The length is kept at least [`MIN_DISTANCE_LENGTH`]: at zero length the axis is undefined.
 
-use super::rows::{JointPair, RowTerms, accumulate_bounded, accumulate_non_negative};
+use super::rows::{AxialRow, JointPair, RowTerms, ScalarRow, solve_limits, solve_motor, solve_row};
 use super::{JointError, JointImpulses, JointParams, JointPrepared, PassContext};
-use super::{check_finite, check_non_negative, check_range};
-use crate::softness::Softness;
+use super::{check_motor, check_non_negative, check_range, check_spring, kept, spring_softness};
 use core_soa::{Vec2, cross};
 
 /// The shortest length a distance joint keeps (m).
@@ -72,12 +74,11 @@ impl DistanceJoint {
     pub(crate) fn validate(&self) -> Result<(), JointError> {
         const KIND: &str = "distance";
         check_non_negative(KIND, "length", self.length)?;
-        check_non_negative(KIND, "hertz", self.hertz)?;
-        check_non_negative(KIND, "damping_ratio", self.damping_ratio)?;
+        check_spring(KIND, self.hertz, self.damping_ratio)?;
         check_non_negative(KIND, "min_length", self.min_length)?;
-        check_range(KIND, "min_length", self.min_length, self.max_length)?;
-        check_finite(KIND, "motor_speed", self.motor_speed)?;
-        check_non_negative(KIND, "max_motor_force", self.max_motor_force)
+        let limits = (("min_length", self.min_length), ("max_length", self.max_length));
+        check_range(KIND, limits)?;
+        check_motor(KIND, self.motor_speed, ("max_motor_force", self.max_motor_force))
     }
 
     fn rest_length(&self) -> f32 {
@@ -89,27 +90,43 @@ impl DistanceJoint {
         (min, self.max_length.max(min))
     }
 
-    /// True when the length row is a spring (or free) rather than a rigid rod.
+    /// True when the length row is a spring (or free) rather than a rigid rod: the spring is on
+    /// and the limits, if on, leave the length some room.
     fn is_springy(&self) -> bool {
         let (min, max) = self.limits();
-        self.enable_spring && min < max
+        self.enable_spring && (!self.enable_limit || min < max)
     }
 
     pub(crate) fn prepare(&self, p: &mut JointPrepared, pair: &JointPair, params: &JointParams) {
         let d = p.delta_center + p.anchor_b - p.anchor_a;
         p.axis = d.try_normalize().unwrap_or(p.axis);
         p.axial_mass = pair.axial_mass(cross(p.anchor_a, p.axis), cross(p.anchor_b, p.axis));
-        if self.enable_spring {
-            p.spring_softness = Softness::new(self.hertz, self.damping_ratio, params.h);
+        p.spring_softness =
+            spring_softness(self.enable_spring, self.hertz, self.damping_ratio, params);
+    }
+
+    /// The impulses of the rows these settings solve; the rest are dropped so that a row
+    /// switched off stops being warm started.
+    pub(crate) fn used_impulses(&self, i: &JointImpulses) -> JointImpulses {
+        let springy = self.is_springy();
+        let limited = springy && self.enable_limit;
+        JointImpulses {
+            linear: Vec2::new(kept(!springy, i.linear.x), 0.0),
+            spring: kept(springy && self.hertz > 0.0, i.spring),
+            motor: kept(self.enable_motor, i.motor),
+            lower: kept(limited, i.lower),
+            upper: kept(limited, i.upper),
+            ..JointImpulses::default()
         }
     }
 
     pub(crate) fn warm_start(&self, p: &JointPrepared, i: &JointImpulses, pair: &mut JointPair) {
-        let (r_a, r_b) = pair.current_anchors(p.anchor_a, p.anchor_b);
-        let axis = current_axis(pair, p, r_a, r_b).0;
-        pair.apply_point(linear_impulse_along(axis, i), r_a, r_b);
+        let (mut row, _) = length_row(pair, p);
+        row.apply(pair, axial_impulse(i));
     }
 
+    /// The rows from the least to the most important: spring, motor, limits — or, for a rigid
+    /// rod, the length row last.
     pub(crate) fn solve(
         &self,
         p: &JointPrepared,
@@ -117,91 +134,45 @@ impl DistanceJoint {
         pair: &mut JointPair,
         pass: &PassContext,
     ) {
-        let (r_a, r_b) = pair.current_anchors(p.anchor_a, p.anchor_b);
-        let (axis, length) = current_axis(pair, p, r_a, r_b);
-        let row = AxisRow {
-            axis,
-            r_a,
-            r_b,
-            mass: p.axial_mass,
-        };
-        if self.is_springy() {
-            if self.hertz > 0.0 {
-                let terms = RowTerms::spring(&p.spring_softness, length - self.rest_length());
-                let impulse = terms.impulse(row.mass, row.velocity(pair), i.spring);
-                i.spring += impulse;
-                row.apply(pair, impulse);
-            }
-            if self.enable_limit {
-                self.solve_limits(&row, length, p, i, pair, pass);
-            }
-        } else {
-            let c = length - self.rest_length();
-            let terms = RowTerms::equality(&p.joint_softness, c, pass.use_bias);
-            let impulse = terms.impulse(row.mass, row.velocity(pair), i.linear.x);
-            i.linear.x += impulse;
-            row.apply(pair, impulse);
+        let (mut row, length) = length_row(pair, p);
+        let springy = self.is_springy();
+        if springy && self.hertz > 0.0 {
+            let terms = RowTerms::spring(&p.spring_softness, length - self.rest_length());
+            solve_row(&mut row, pair, &terms, &mut i.spring);
         }
         if self.enable_motor {
-            let impulse = row.mass * (self.motor_speed - row.velocity(pair));
             let max_impulse = pass.h * self.max_motor_force;
-            row.apply(pair, accumulate_bounded(&mut i.motor, impulse, max_impulse));
+            solve_motor(&mut row, pair, self.motor_speed, max_impulse, &mut i.motor);
+        }
+        if springy && self.enable_limit {
+            let (min, max) = self.limits();
+            let gaps = (length - min, max - length);
+            solve_limits(&mut row, pair, gaps, &p.joint_softness, pass, i);
+        }
+        if !springy {
+            let c = length - self.rest_length();
+            let terms = RowTerms::equality(&p.joint_softness, c, pass.use_bias);
+            solve_row(&mut row, pair, &terms, &mut i.linear.x);
         }
     }
-
-    fn solve_limits(
-        &self,
-        row: &AxisRow,
-        length: f32,
-        p: &JointPrepared,
-        i: &mut JointImpulses,
-        pair: &mut JointPair,
-        pass: &PassContext,
-    ) {
-        let (min, max) = self.limits();
-        let soft = &p.joint_softness;
-        let lower = RowTerms::limit(soft, length - min, pass.use_bias, pass.inv_h);
-        let impulse = lower.impulse(row.mass, row.velocity(pair), i.lower);
-        row.apply(pair, accumulate_non_negative(&mut i.lower, impulse));
-        let upper = RowTerms::limit(soft, max - length, pass.use_bias, pass.inv_h);
-        let impulse = upper.impulse(row.mass, -row.velocity(pair), i.upper);
-        row.apply(pair, -accumulate_non_negative(&mut i.upper, impulse));
-    }
 }
 
-/// The length row at the current anchors.
-struct AxisRow {
-    axis: Vec2,
-    r_a: Vec2,
-    r_b: Vec2,
-    mass: f32,
-}
-
-impl AxisRow {
-    fn velocity(&self, pair: &JointPair) -> f32 {
-        self.axis
-            .dot(pair.relative_point_velocity(self.r_a, self.r_b))
-    }
-
-    fn apply(&self, pair: &mut JointPair, impulse: f32) {
-        pair.apply_point(impulse * self.axis, self.r_a, self.r_b);
-    }
-}
-
-/// The current unit axis from anchor A to anchor B and the current length (the prepared axis
-/// when the anchors coincide).
-fn current_axis(pair: &JointPair, p: &JointPrepared, r_a: Vec2, r_b: Vec2) -> (Vec2, f32) {
-    let d = pair.anchor_separation(r_a, r_b, p.delta_center);
+/// The length row at the current anchors — along the current unit axis from anchor A to
+/// anchor B (the prepared axis when the anchors coincide), with the prepared effective mass —
+/// and the current length.
+fn length_row(pair: &JointPair, p: &JointPrepared) -> (AxialRow, f32) {
+    let (anchors, d) = pair.current_point(p);
     let length = d.length();
     let axis = if length > 0.0 { d / length } else { p.axis };
-    (axis, length)
+    (AxialRow::through_anchors(axis, anchors, p.axial_mass), length)
 }
 
-fn linear_impulse_along(axis: Vec2, i: &JointImpulses) -> Vec2 {
-    (i.linear.x + i.spring + i.lower - i.upper + i.motor) * axis
+/// The total impulse along the axis on body B.
+fn axial_impulse(i: &JointImpulses) -> f32 {
+    i.linear.x + i.spring + i.lower - i.upper + i.motor
 }
 
 /// The linear impulse the joint applies to body B, along the prepared axis.
 pub(crate) fn linear_impulse(p: &JointPrepared, i: &JointImpulses) -> Vec2 {
-    linear_impulse_along(p.axis, i)
+    axial_impulse(i) * p.axis
 }

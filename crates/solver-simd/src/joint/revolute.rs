@@ -40,11 +40,11 @@
 //! within it, so limits should lie inside (−π, π).
 
 use super::rows::{
-    JointPair, RowTerms, accumulate_bounded, accumulate_non_negative, inverse_or_zero,
+    AngularRow, JointPair, RowTerms, ScalarRow, inverse_or_zero, solve_limits, solve_motor,
+    solve_row,
 };
 use super::{JointError, JointImpulses, JointParams, JointPrepared, PassContext};
-use super::{check_finite, check_non_negative, check_range};
-use crate::softness::Softness;
+use super::{check_motor, check_range, check_spring, kept, spring_softness};
 use core_soa::{Vec2, left_perp};
 
 /// Settings of a revolute joint. The default is a free hinge.
@@ -73,22 +73,32 @@ pub struct RevoluteJoint {
 impl RevoluteJoint {
     pub(crate) fn validate(&self) -> Result<(), JointError> {
         const KIND: &str = "revolute";
-        check_non_negative(KIND, "hertz", self.hertz)?;
-        check_non_negative(KIND, "damping_ratio", self.damping_ratio)?;
-        check_range(KIND, "lower_angle", self.lower_angle, self.upper_angle)?;
-        check_finite(KIND, "motor_speed", self.motor_speed)?;
-        check_non_negative(KIND, "max_motor_torque", self.max_motor_torque)
+        check_spring(KIND, self.hertz, self.damping_ratio)?;
+        let limits = (("lower_angle", self.lower_angle), ("upper_angle", self.upper_angle));
+        check_range(KIND, limits)?;
+        check_motor(KIND, self.motor_speed, ("max_motor_torque", self.max_motor_torque))
     }
 
-    pub(crate) fn prepare(&self, prepared: &mut JointPrepared, params: &JointParams) {
-        if self.enable_spring {
-            prepared.spring_softness = Softness::new(self.hertz, self.damping_ratio, params.h);
+    pub(crate) fn prepare(&self, p: &mut JointPrepared, params: &JointParams) {
+        p.spring_softness =
+            spring_softness(self.enable_spring, self.hertz, self.damping_ratio, params);
+    }
+
+    /// The impulses of the rows these settings solve (see `JointConstraint::prepare`).
+    pub(crate) fn used_impulses(&self, i: &JointImpulses) -> JointImpulses {
+        JointImpulses {
+            linear: i.linear,
+            spring: kept(self.enable_spring, i.spring),
+            motor: kept(self.enable_motor, i.motor),
+            lower: kept(self.enable_limit, i.lower),
+            upper: kept(self.enable_limit, i.upper),
+            ..JointImpulses::default()
         }
     }
 
     pub(crate) fn warm_start(&self, p: &JointPrepared, i: &JointImpulses, pair: &mut JointPair) {
-        let anchors = pair.current_anchors(p.anchor_a, p.anchor_b);
-        pair.apply_point(i.linear, anchors.0, anchors.1);
+        let (r_a, r_b) = pair.current_anchors(p.anchor_a, p.anchor_b);
+        pair.apply_point(i.linear, r_a, r_b);
         pair.apply_angular(angular_impulse(i));
     }
 
@@ -102,12 +112,13 @@ impl RevoluteJoint {
         if p.angular_mass > 0.0 {
             self.solve_angle_rows(p, i, pair, pass);
         }
-        let anchors = pair.current_anchors(p.anchor_a, p.anchor_b);
-        let separation = pair.anchor_separation(anchors.0, anchors.1, p.delta_center);
+        let (anchors, separation) = pair.current_point(p);
         let softness = pass.use_bias.then_some(&p.joint_softness);
         pair.solve_point(anchors, separation, softness, &mut i.linear);
     }
 
+    /// Spring, motor, limits: each turns the bodies about the hinge, and the point impulses
+    /// that keep the hinge together while they do are added to the point block's total.
     fn solve_angle_rows(
         &self,
         p: &JointPrepared,
@@ -115,32 +126,21 @@ impl RevoluteJoint {
         pair: &mut JointPair,
         pass: &PassContext,
     ) {
-        let hinge = HingeTurn::at(pair, p);
-        let angle = p.delta_angle + pair.step_relative_angle();
+        let mut hinge = HingeTurn::at(pair, p);
+        let angle = pair.joint_angle(p);
         if self.enable_spring {
             let terms = RowTerms::spring(&p.spring_softness, angle);
-            let impulse = terms.impulse(hinge.mass, pair.relative_angular_velocity(), i.spring);
-            i.spring += impulse;
-            hinge.apply(pair, &mut i.linear, impulse);
+            solve_row(&mut hinge, pair, &terms, &mut i.spring);
         }
         if self.enable_motor {
-            let velocity_error = pair.relative_angular_velocity() - self.motor_speed;
-            let impulse = -hinge.mass * velocity_error;
             let max_impulse = pass.h * self.max_motor_torque;
-            let applied = accumulate_bounded(&mut i.motor, impulse, max_impulse);
-            hinge.apply(pair, &mut i.linear, applied);
+            solve_motor(&mut hinge, pair, self.motor_speed, max_impulse, &mut i.motor);
         }
         if self.enable_limit {
-            let soft = &p.joint_softness;
-            let lower = RowTerms::limit(soft, angle - self.lower_angle, pass.use_bias, pass.inv_h);
-            let impulse = lower.impulse(hinge.mass, pair.relative_angular_velocity(), i.lower);
-            let applied = accumulate_non_negative(&mut i.lower, impulse);
-            hinge.apply(pair, &mut i.linear, applied);
-            let upper = RowTerms::limit(soft, self.upper_angle - angle, pass.use_bias, pass.inv_h);
-            let impulse = upper.impulse(hinge.mass, -pair.relative_angular_velocity(), i.upper);
-            let applied = accumulate_non_negative(&mut i.upper, impulse);
-            hinge.apply(pair, &mut i.linear, -applied);
+            let gaps = (angle - self.lower_angle, self.upper_angle - angle);
+            solve_limits(&mut hinge, pair, gaps, &p.joint_softness, pass, i);
         }
+        i.linear += hinge.point_applied;
     }
 }
 
@@ -153,6 +153,8 @@ struct HingeTurn {
     point_per_unit: Vec2,
     /// `1/(IA⁻¹ + IB⁻¹ − uᵀ·K⁻¹·u)`.
     mass: f32,
+    /// The point impulses applied along with the angular ones so far.
+    point_applied: Vec2,
 }
 
 impl HingeTurn {
@@ -169,14 +171,26 @@ impl HingeTurn {
             r_b,
             point_per_unit,
             mass: inverse_or_zero(complement),
+            point_applied: Vec2::ZERO,
         }
+    }
+}
+
+impl ScalarRow for HingeTurn {
+    fn mass(&self) -> f32 {
+        self.mass
+    }
+
+    /// The angle rows' velocity, `ωB − ωA`.
+    fn velocity(&self, pair: &JointPair) -> f32 {
+        AngularRow { mass: self.mass }.velocity(pair)
     }
 
     /// Applies the angular impulse `impulse` to B (and its opposite to A) with the hinge's
-    /// accompanying point impulse, which accumulates into `point_impulse`.
-    fn apply(&self, pair: &mut JointPair, point_impulse: &mut Vec2, impulse: f32) {
+    /// accompanying point impulse.
+    fn apply(&mut self, pair: &mut JointPair, impulse: f32) {
         let point = impulse * self.point_per_unit;
-        *point_impulse += point;
+        self.point_applied += point;
         pair.apply_angular(impulse);
         pair.apply_point(point, self.r_a, self.r_b);
     }

@@ -39,54 +39,41 @@
 //!   Δλ = −m·mass_scale·(Ċ + bias) − impulse_scale·Λ
 //! ```
 //!
+//! The kinds of scalar row a joint is made of — a spring or equality row ([`solve_row`]), a
+//! motor with a bounded accumulated impulse ([`solve_motor`]) and a pair of one-sided limits
+//! ([`solve_limits`]) — are written once against [`ScalarRow`], which says only how fast the
+//! row moves and how an impulse along it changes the bodies: an axial row ([`AxialRow`]), the
+//! relative rotation ([`AngularRow`]), or a rotation that carries the hinge with it (the
+//! revolute joint's).
+//!
 //! A two-row point constraint solves the same formula with the 2×2 matrix `K = J M⁻¹ Jᵀ`
 //! instead of `1/m` ([`Sym22`]), so both directions are satisfied at once instead of fighting
 //! each other across iterations.
 
+use super::{JointImpulses, JointPrepared, PassContext};
 use crate::contact_constraint::state_or_identity;
 use crate::softness::Softness;
 use core_soa::{BodyState, NULL_BODY, Rot, Vec2, body_flags, cross, cross_sv};
 
-/// One body's velocity and step displacement, loaded for a pass.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct BodyMotion {
-    pub linear_velocity: Vec2,
-    pub angular_velocity: f32,
-    pub delta_position: Vec2,
-    pub delta_rotation: Rot,
-}
-
-impl BodyMotion {
-    #[inline]
-    fn load(states: &[BodyState], index: u32) -> BodyMotion {
-        let s = state_or_identity(states, index);
-        BodyMotion {
-            linear_velocity: s.linear_velocity,
-            angular_velocity: s.angular_velocity,
-            delta_position: s.delta_position,
-            delta_rotation: s.delta_rotation,
-        }
+/// Writes a body's velocity back if `index` names a dynamic body.
+#[inline]
+fn store_velocity(body: &BodyState, states: &mut [BodyState], index: u32) {
+    if index == NULL_BODY {
+        return;
     }
-
-    /// Writes the velocity back if `index` names a dynamic body.
-    #[inline]
-    fn store(&self, states: &mut [BodyState], index: u32) {
-        if index == NULL_BODY {
-            return;
-        }
-        let state = &mut states[index as usize];
-        if state.flags & body_flags::DYNAMIC != 0 {
-            state.linear_velocity = self.linear_velocity;
-            state.angular_velocity = self.angular_velocity;
-        }
+    let state = &mut states[index as usize];
+    if state.flags & body_flags::DYNAMIC != 0 {
+        state.linear_velocity = body.linear_velocity;
+        state.angular_velocity = body.angular_velocity;
     }
 }
 
-/// The two bodies of a joint with their inverse masses, loaded for a pass.
+/// The two bodies of a joint (velocities and step displacements) with their inverse masses,
+/// loaded for a pass.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct JointPair {
-    pub a: BodyMotion,
-    pub b: BodyMotion,
+    pub a: BodyState,
+    pub b: BodyState,
     pub inv_mass_a: f32,
     pub inv_inertia_a: f32,
     pub inv_mass_b: f32,
@@ -101,8 +88,8 @@ impl JointPair {
         (index_b, inv_mass_b, inv_inertia_b): (u32, f32, f32),
     ) -> JointPair {
         JointPair {
-            a: BodyMotion::load(states, index_a),
-            b: BodyMotion::load(states, index_b),
+            a: state_or_identity(states, index_a),
+            b: state_or_identity(states, index_b),
             inv_mass_a,
             inv_inertia_a,
             inv_mass_b,
@@ -122,8 +109,8 @@ impl JointPair {
 
     #[inline]
     pub fn store(&self, states: &mut [BodyState], index_a: u32, index_b: u32) {
-        self.a.store(states, index_a);
-        self.b.store(states, index_b);
+        store_velocity(&self.a, states, index_a);
+        store_velocity(&self.b, states, index_b);
     }
 
     /// The anchors rotated by each body's rotation since the start of the step.
@@ -141,10 +128,23 @@ impl JointPair {
         (self.b.delta_position - self.a.delta_position) + (r_b - r_a) + delta_center
     }
 
+    /// The current anchors of a prepared joint and the separation `d` between them.
+    #[inline]
+    pub fn current_point(&self, p: &JointPrepared) -> ((Vec2, Vec2), Vec2) {
+        let (r_a, r_b) = self.current_anchors(p.anchor_a, p.anchor_b);
+        ((r_a, r_b), self.anchor_separation(r_a, r_b, p.delta_center))
+    }
+
     /// The rotation of B relative to A since the start of the step (radians).
     #[inline]
     pub fn step_relative_angle(&self) -> f32 {
         Rot::relative_angle(self.a.delta_rotation, self.b.delta_rotation)
+    }
+
+    /// The joint angle now: the prepared angle plus the relative rotation within the step.
+    #[inline]
+    pub fn joint_angle(&self, p: &JointPrepared) -> f32 {
+        p.delta_angle + self.step_relative_angle()
     }
 
     /// `vB + ωB × rB − vA − ωA × rA`: the relative velocity of the two anchor points.
@@ -176,25 +176,17 @@ impl JointPair {
         self.b.angular_velocity += self.inv_inertia_b * impulse;
     }
 
-    /// The velocity of an axial row `Ċ = axis·(vB − vA) + lever_b·ωB − lever_a·ωA`.
+    /// The warm start of a joint whose rows are a point block and an angle: the linear
+    /// impulse at the current anchors, then the angular impulse.
     #[inline]
-    pub fn axial_velocity(&self, axis: Vec2, lever_a: f32, lever_b: f32) -> f32 {
-        axis.dot(self.b.linear_velocity - self.a.linear_velocity)
-            + lever_b * self.b.angular_velocity
-            - lever_a * self.a.angular_velocity
+    pub fn warm_start_point_and_angle(&mut self, p: &JointPrepared, i: &JointImpulses) {
+        let (r_a, r_b) = self.current_anchors(p.anchor_a, p.anchor_b);
+        self.apply_point(i.linear, r_a, r_b);
+        self.apply_angular(i.angular);
     }
 
-    /// Applies the impulse `λ` of an axial row: `λ·axis` with angular parts `λ·lever`.
-    #[inline]
-    pub fn apply_axial(&mut self, impulse: f32, axis: Vec2, lever_a: f32, lever_b: f32) {
-        let linear = impulse * axis;
-        self.a.linear_velocity -= self.inv_mass_a * linear;
-        self.a.angular_velocity -= self.inv_inertia_a * impulse * lever_a;
-        self.b.linear_velocity += self.inv_mass_b * linear;
-        self.b.angular_velocity += self.inv_inertia_b * impulse * lever_b;
-    }
-
-    /// `1/(J M⁻¹ Jᵀ)` of an axial row, or 0 when neither body can respond.
+    /// `1/(J M⁻¹ Jᵀ)` of an axial row with lever arms `lever_a`, `lever_b`, or 0 when neither
+    /// body can respond.
     #[inline]
     pub fn axial_mass(&self, lever_a: f32, lever_b: f32) -> f32 {
         inverse_or_zero(
@@ -205,31 +197,44 @@ impl JointPair {
         )
     }
 
-    /// Solves a two-row point constraint `d = 0` at anchors `r_a`, `r_b` once, accumulating into
-    /// `accumulated`. With `softness` the row is a spring pulling the current separation `d` to
-    /// zero; without, it is rigid with no position feedback (the relax pass):
+    /// The increment of a two-row point constraint `d = 0` at anchors `r_a`, `r_b` with
+    /// accumulated impulse `accumulated`. With `softness` the row is a spring pulling the
+    /// current separation `d` to zero; without, it is rigid with no position feedback (the
+    /// relax pass):
     ///
     /// ```text
     ///   Δλ = −mass_scale·K⁻¹·(Ċ + bias_rate·d) − impulse_scale·Λ
     /// ```
     #[inline]
-    pub fn solve_point(
-        &mut self,
+    pub fn point_increment(
+        &self,
         (r_a, r_b): (Vec2, Vec2),
         separation: Vec2,
         softness: Option<&Softness>,
-        accumulated: &mut Vec2,
-    ) {
+        accumulated: Vec2,
+    ) -> Vec2 {
         let velocity = self.relative_point_velocity(r_a, r_b);
         let (bias, terms) = match softness {
             Some(s) => (s.bias_rate * separation, RowTerms::spring(s, 0.0)),
             None => (Vec2::ZERO, RowTerms::RIGID),
         };
         let k = self.point_matrix(r_a, r_b);
-        let impulse =
-            -terms.mass_scale * k.solve(velocity + bias) - terms.impulse_scale * *accumulated;
+        -terms.mass_scale * k.solve(velocity + bias) - terms.impulse_scale * accumulated
+    }
+
+    /// Solves a point constraint once ([`JointPair::point_increment`]), accumulating into
+    /// `accumulated`.
+    #[inline]
+    pub fn solve_point(
+        &mut self,
+        anchors: (Vec2, Vec2),
+        separation: Vec2,
+        softness: Option<&Softness>,
+        accumulated: &mut Vec2,
+    ) {
+        let impulse = self.point_increment(anchors, separation, softness, *accumulated);
         *accumulated += impulse;
-        self.apply_point(impulse, r_a, r_b);
+        self.apply_point(impulse, anchors.0, anchors.1);
     }
 
     /// `K = J M⁻¹ Jᵀ` of a point constraint at anchors `r_a`, `r_b`. With `J = [−I, −r̃A, I, r̃B]`
@@ -252,6 +257,154 @@ impl JointPair {
             k22: ma + mb + ia * r_a.x * r_a.x + ib * r_b.x * r_b.x,
         }
     }
+}
+
+/// One scalar row `Ċ = J·v` between the two bodies of a pair: its effective mass
+/// `1/(J M⁻¹ Jᵀ)`, its velocity, and how an impulse `λ` along it changes the bodies (`M⁻¹Jᵀλ`).
+/// The row solvers below ([`solve_row`], [`solve_motor`], [`solve_limits`]) are written once
+/// against it.
+pub(crate) trait ScalarRow {
+    fn mass(&self) -> f32;
+    fn velocity(&self, pair: &JointPair) -> f32;
+    fn apply(&mut self, pair: &mut JointPair, impulse: f32);
+}
+
+/// A row along a world `axis` with angular lever arms:
+/// `Ċ = axis·(vB − vA) + lever_b·ωB − lever_a·ωA`, `J = [−axisᵀ, −lever_a, axisᵀ, lever_b]`,
+/// effective mass `1/(mA⁻¹ + mB⁻¹ + IA⁻¹·lever_a² + IB⁻¹·lever_b²)`. For a direction through
+/// the two anchors the levers are `r × axis` (since `axis·(ω × r) = ω·(r × axis)`); a prismatic
+/// axis that turns with body A adds `d × axis` to A's lever (see `prismatic.rs`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AxialRow {
+    pub axis: Vec2,
+    pub lever_a: f32,
+    pub lever_b: f32,
+    pub mass: f32,
+}
+
+impl AxialRow {
+    /// The row with its effective mass computed from the pair's masses now.
+    #[inline]
+    pub fn new(pair: &JointPair, axis: Vec2, lever_a: f32, lever_b: f32) -> AxialRow {
+        AxialRow {
+            axis,
+            lever_a,
+            lever_b,
+            mass: pair.axial_mass(lever_a, lever_b),
+        }
+    }
+
+    /// The row along `axis` through anchors `r_a`, `r_b`, with a given effective mass.
+    #[inline]
+    pub fn through_anchors(axis: Vec2, (r_a, r_b): (Vec2, Vec2), mass: f32) -> AxialRow {
+        AxialRow {
+            axis,
+            lever_a: cross(r_a, axis),
+            lever_b: cross(r_b, axis),
+            mass,
+        }
+    }
+}
+
+impl ScalarRow for AxialRow {
+    #[inline]
+    fn mass(&self) -> f32 {
+        self.mass
+    }
+
+    #[inline]
+    fn velocity(&self, pair: &JointPair) -> f32 {
+        self.axis.dot(pair.b.linear_velocity - pair.a.linear_velocity)
+            + self.lever_b * pair.b.angular_velocity
+            - self.lever_a * pair.a.angular_velocity
+    }
+
+    #[inline]
+    fn apply(&mut self, pair: &mut JointPair, impulse: f32) {
+        let linear = impulse * self.axis;
+        pair.a.linear_velocity -= pair.inv_mass_a * linear;
+        pair.a.angular_velocity -= pair.inv_inertia_a * impulse * self.lever_a;
+        pair.b.linear_velocity += pair.inv_mass_b * linear;
+        pair.b.angular_velocity += pair.inv_inertia_b * impulse * self.lever_b;
+    }
+}
+
+/// The relative rotation row `Ċ = ωB − ωA`, effective mass `1/(IA⁻¹ + IB⁻¹)`
+/// (`prepared.angular_mass`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AngularRow {
+    pub mass: f32,
+}
+
+impl ScalarRow for AngularRow {
+    #[inline]
+    fn mass(&self) -> f32 {
+        self.mass
+    }
+
+    #[inline]
+    fn velocity(&self, pair: &JointPair) -> f32 {
+        pair.relative_angular_velocity()
+    }
+
+    #[inline]
+    fn apply(&mut self, pair: &mut JointPair, impulse: f32) {
+        pair.apply_angular(impulse);
+    }
+}
+
+/// Solves a row with the pass's `terms` once, accumulating into `accumulated` unclamped
+/// (springs and equality rows).
+#[inline]
+pub(crate) fn solve_row(
+    row: &mut impl ScalarRow,
+    pair: &mut JointPair,
+    terms: &RowTerms,
+    accumulated: &mut f32,
+) {
+    let impulse = terms.impulse(row.mass(), row.velocity(pair), *accumulated);
+    *accumulated += impulse;
+    row.apply(pair, impulse);
+}
+
+/// A motor: the rigid velocity row `Ċ = speed`, `Δλ = −m·(Ċ − speed)`, with the accumulated
+/// impulse bounded by `±max_impulse` (the force or torque limit times `h`).
+#[inline]
+pub(crate) fn solve_motor(
+    row: &mut impl ScalarRow,
+    pair: &mut JointPair,
+    speed: f32,
+    max_impulse: f32,
+    accumulated: &mut f32,
+) {
+    let velocity_error = row.velocity(pair) - speed;
+    let impulse = -row.mass() * velocity_error;
+    let applied = accumulate_bounded(accumulated, impulse, max_impulse);
+    row.apply(pair, applied);
+}
+
+/// The two one-sided limit rows of a coordinate `x` with `lower ≤ x ≤ upper`, given the
+/// distances to them, `to_lower = x − lower` and `to_upper = upper − x`. The lower row is
+/// `C = x − lower ≥ 0` along the row; the upper row `C = upper − x ≥ 0` runs against it
+/// (velocity `−Ċ`, impulse applied negated). Each accumulates a non-negative impulse in
+/// `i.lower`/`i.upper` and is speculative while open ([`RowTerms::limit`]).
+#[inline]
+pub(crate) fn solve_limits(
+    row: &mut impl ScalarRow,
+    pair: &mut JointPair,
+    (to_lower, to_upper): (f32, f32),
+    softness: &Softness,
+    pass: &PassContext,
+    i: &mut JointImpulses,
+) {
+    let lower = RowTerms::limit(softness, to_lower, pass.use_bias, pass.inv_h);
+    let impulse = lower.impulse(row.mass(), row.velocity(pair), i.lower);
+    let applied = accumulate_non_negative(&mut i.lower, impulse);
+    row.apply(pair, applied);
+    let upper = RowTerms::limit(softness, to_upper, pass.use_bias, pass.inv_h);
+    let impulse = upper.impulse(row.mass(), -row.velocity(pair), i.upper);
+    let applied = accumulate_non_negative(&mut i.upper, impulse);
+    row.apply(pair, -applied);
 }
 
 /// A symmetric 2×2 matrix `[k11, k12; k12, k22]`.
@@ -412,18 +565,8 @@ mod tests {
         // Apply a unit impulse along x and y and read back the change of relative anchor
         // velocity: that is K's columns by definition.
         let pair = JointPair {
-            a: BodyMotion {
-                linear_velocity: Vec2::ZERO,
-                angular_velocity: 0.0,
-                delta_position: Vec2::ZERO,
-                delta_rotation: Rot::IDENTITY,
-            },
-            b: BodyMotion {
-                linear_velocity: Vec2::ZERO,
-                angular_velocity: 0.0,
-                delta_position: Vec2::ZERO,
-                delta_rotation: Rot::IDENTITY,
-            },
+            a: BodyState::IDENTITY,
+            b: BodyState::IDENTITY,
             inv_mass_a: 0.5,
             inv_inertia_a: 2.0,
             inv_mass_b: 0.25,

@@ -1,0 +1,328 @@
+//! The prepared contact constraint: everything the velocity passes need, computed once a step.
+//!
+//! A [`crate::SolverContact`] arrives with a manifold: a normal `n` (from A to B) and up to two
+//! points, each with anchors `rA`, `rB` (from each centre of mass to the point), a separation `s`
+//! and the impulses carried over from the last step. Preparation turns each into a
+//! [`ContactConstraint`] in a flat `Vec`, so the substeps touch one contiguous array and never
+//! the manifold again.
+//!
+//! ## Effective masses
+//!
+//! A point's normal constraint has the Jacobian `J = [−nᵀ, −(rA × n), nᵀ, rB × n]` acting on
+//! `(vA, ωA, vB, ωB)`, so `vn = J·v = n·(vB + ωB × rB − vA − ωA × rA)`. Its effective mass is
+//!
+//! ```text
+//!   m_n = 1 / (J M⁻¹ Jᵀ) = 1 / (mA⁻¹ + mB⁻¹ + IA⁻¹·(rA × n)² + IB⁻¹·(rB × n)²)
+//! ```
+//!
+//! and the same with the tangent `t = right_perp(n)` for friction. An impulse `λ` along the
+//! axis changes `vn` by exactly `λ / m_n`, which is what makes "impulse = −m_n·vn" cancel the
+//! velocity error of one point in one application. When both bodies have zero inverse mass the
+//! denominator is zero; the mass is then set to zero so the point applies nothing.
+//!
+//! ## Anchors stay fixed within the step
+//!
+//! The anchors are not rotated as the bodies turn during the substeps (the Jacobian is frozen
+//! at the start of the step). What does change is the separation, which the solver tracks from
+//! the bodies' accumulated displacement instead of re-running collision:
+//!
+//! ```text
+//!   s = base_separation + n·(ΔpB − ΔpA + R(ΔqB)·rB − R(ΔqA)·rA)
+//!   base_separation = s₀ − n·(rB − rA)
+//! ```
+//!
+//! At the start of the step `Δp = 0` and `Δq = I`, and the two `n·(rB − rA)` terms cancel to
+//! give back `s₀`. Afterwards the world points `pA + R(Δq)·rA` and `pB + R(Δq)·rB` move with
+//! their bodies, to first order in the normal's own rotation, which the step ignores.
+//!
+//! ## Softness choice
+//!
+//! A contact against a body with zero inverse mass (static or kinematic) uses a stiffer
+//! softness than one between two dynamic bodies: twice the contact frequency, with the joint
+//! damping ratio (as Box2D v3's `staticSoftness`). A resting soft contact settles where its
+//! soft pass balances the carried impulse `Λ`, at the overlap `Λ/(m_n·a2·bias_rate)`; at
+//! `h = 1/240 s` the product `a2·bias_rate` is 148/s for 30 Hz, ζ = 10 and 592/s for 60 Hz,
+//! ζ = 2, so the ground under a column of ten boxes sinks 0.9 mm instead of 3.5 mm (measured,
+//! matching the formula to 3 %, in `solver.rs`'s stack test). Between two dynamic bodies the
+//! softer spring keeps large mass ratios quiet.
+//!
+//! ## Restitution input
+//!
+//! The relative normal velocity at the start of the step, `vn₀`, is kept per point; restitution
+//! later asks for `vn = −e·vn₀` at points that approached faster than the threshold.
+
+use crate::SolverContact;
+use crate::softness::Softness;
+use core_soa::{BodyState, NULL_BODY, Vec2, cross, cross_sv, right_perp};
+
+/// One prepared contact point.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ContactConstraintPoint {
+    /// From body A's centre of mass to the point (world orientation at the step start).
+    pub anchor_a: Vec2,
+    /// From body B's centre of mass to the point.
+    pub anchor_b: Vec2,
+    /// `s₀ − n·(rB − rA)`: the separation with the anchor offsets taken out.
+    pub base_separation: f32,
+    /// `1 / (J M⁻¹ Jᵀ)` along the normal.
+    pub normal_mass: f32,
+    /// `1 / (J M⁻¹ Jᵀ)` along the tangent.
+    pub tangent_mass: f32,
+    /// Accumulated normal impulse (per substep), ≥ 0.
+    pub normal_impulse: f32,
+    /// Accumulated friction impulse (per substep), within ±μ·normal impulse.
+    pub tangent_impulse: f32,
+    /// Largest accumulated normal impulse held during the step.
+    pub max_normal_impulse: f32,
+    /// Relative normal velocity at the start of the step (negative when approaching).
+    pub relative_velocity: f32,
+}
+
+/// One prepared contact: a manifold's points sharing one normal between two bodies.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ContactConstraint {
+    /// Awake-array index of body A, or [`NULL_BODY`].
+    pub body_a: u32,
+    /// Awake-array index of body B, or [`NULL_BODY`].
+    pub body_b: u32,
+    pub inv_mass_a: f32,
+    pub inv_inertia_a: f32,
+    pub inv_mass_b: f32,
+    pub inv_inertia_b: f32,
+    /// Unit normal from A to B.
+    pub normal: Vec2,
+    pub friction: f32,
+    pub restitution: f32,
+    /// The soft-step coefficients for this contact's normal rows.
+    pub softness: Softness,
+    pub points: [ContactConstraintPoint; 2],
+    pub point_count: usize,
+}
+
+impl ContactConstraint {
+    /// The friction axis, `right_perp(n)`.
+    #[inline]
+    pub fn tangent(&self) -> Vec2 {
+        right_perp(self.normal)
+    }
+
+    /// The points in use.
+    #[inline]
+    pub fn points(&self) -> &[ContactConstraintPoint] {
+        &self.points[..self.point_count]
+    }
+}
+
+/// The two softnesses a step's contacts choose from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactSoftness {
+    /// Between two bodies that can both be pushed.
+    pub dynamic: Softness,
+    /// Against a body with zero inverse mass (static or kinematic).
+    pub fixed: Softness,
+}
+
+impl ContactSoftness {
+    /// The softness of a contact whose bodies have these inverse masses.
+    #[inline]
+    pub fn for_bodies(&self, inv_mass_a: f32, inv_mass_b: f32) -> Softness {
+        if inv_mass_a == 0.0 || inv_mass_b == 0.0 {
+            self.fixed
+        } else {
+            self.dynamic
+        }
+    }
+}
+
+/// `index` if it names a body in an array of `body_count`, otherwise [`NULL_BODY`]: a contact
+/// with a broken index then acts against a fixed body instead of reading out of bounds.
+#[inline]
+pub fn checked_body_index(index: u32, body_count: usize) -> u32 {
+    if (index as usize) < body_count {
+        index
+    } else {
+        debug_assert!(
+            index == NULL_BODY,
+            "contact body index {index} out of {body_count}"
+        );
+        NULL_BODY
+    }
+}
+
+/// The state of body `index`, or the identity state for [`NULL_BODY`].
+#[inline]
+pub fn state_or_identity(states: &[BodyState], index: u32) -> BodyState {
+    if index == NULL_BODY {
+        BodyState::IDENTITY
+    } else {
+        states[index as usize]
+    }
+}
+
+/// `1 / (mA⁻¹ + mB⁻¹ + IA⁻¹·(rA × axis)² + IB⁻¹·(rB × axis)²)`, or 0 when nothing can move.
+#[inline]
+pub fn effective_mass(c: &ContactConstraint, r_a: Vec2, r_b: Vec2, axis: Vec2) -> f32 {
+    let rn_a = cross(r_a, axis);
+    let rn_b = cross(r_b, axis);
+    let k =
+        c.inv_mass_a + c.inv_mass_b + c.inv_inertia_a * rn_a * rn_a + c.inv_inertia_b * rn_b * rn_b;
+    if k > 0.0 { 1.0 / k } else { 0.0 }
+}
+
+/// Prepares `constraints[i]` from `contacts[i]` for every `i` of the two equally long slices.
+/// `warm_start` keeps the carried impulses; otherwise every point starts from zero.
+pub fn prepare_contacts(
+    contacts: &[SolverContact],
+    constraints: &mut [ContactConstraint],
+    states: &[BodyState],
+    softness: &ContactSoftness,
+    warm_start: bool,
+) {
+    debug_assert_eq!(contacts.len(), constraints.len());
+    for (contact, constraint) in contacts.iter().zip(constraints.iter_mut()) {
+        *constraint = prepare_contact(contact, states, softness, warm_start);
+    }
+}
+
+/// Prepares one contact.
+pub fn prepare_contact(
+    contact: &SolverContact,
+    states: &[BodyState],
+    softness: &ContactSoftness,
+    warm_start: bool,
+) -> ContactConstraint {
+    let manifold = &contact.manifold;
+    let mut c = ContactConstraint {
+        body_a: checked_body_index(contact.body_a, states.len()),
+        body_b: checked_body_index(contact.body_b, states.len()),
+        inv_mass_a: contact.inv_mass_a,
+        inv_inertia_a: contact.inv_inertia_a,
+        inv_mass_b: contact.inv_mass_b,
+        inv_inertia_b: contact.inv_inertia_b,
+        normal: manifold.normal,
+        friction: contact.friction,
+        restitution: contact.restitution,
+        softness: softness.for_bodies(contact.inv_mass_a, contact.inv_mass_b),
+        points: [ContactConstraintPoint::default(); 2],
+        point_count: manifold.point_count.min(2),
+    };
+    let state_a = state_or_identity(states, c.body_a);
+    let state_b = state_or_identity(states, c.body_b);
+    let warm_scale = if warm_start { 1.0 } else { 0.0 };
+    for i in 0..c.point_count {
+        let mp = &manifold.points[i];
+        let (r_a, r_b) = (mp.anchor_a, mp.anchor_b);
+        let velocity_a = state_a.linear_velocity + cross_sv(state_a.angular_velocity, r_a);
+        let velocity_b = state_b.linear_velocity + cross_sv(state_b.angular_velocity, r_b);
+        c.points[i] = ContactConstraintPoint {
+            anchor_a: r_a,
+            anchor_b: r_b,
+            base_separation: mp.separation - c.normal.dot(r_b - r_a),
+            normal_mass: effective_mass(&c, r_a, r_b, c.normal),
+            tangent_mass: effective_mass(&c, r_a, r_b, c.tangent()),
+            normal_impulse: warm_scale * mp.normal_impulse,
+            tangent_impulse: warm_scale * mp.tangent_impulse,
+            max_normal_impulse: 0.0,
+            relative_velocity: c.normal.dot(velocity_b - velocity_a),
+        };
+    }
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use collision::{Manifold, ManifoldPoint};
+
+    fn contact_with(points: &[(Vec2, Vec2, f32)], normal: Vec2) -> SolverContact {
+        let mut manifold = Manifold {
+            normal,
+            point_count: points.len(),
+            ..Default::default()
+        };
+        for (slot, &(a, b, s)) in manifold.points.iter_mut().zip(points) {
+            *slot = ManifoldPoint {
+                anchor_a: a,
+                anchor_b: b,
+                separation: s,
+                normal_impulse: 3.0,
+                ..Default::default()
+            };
+        }
+        SolverContact {
+            body_a: 0,
+            body_b: 1,
+            inv_mass_a: 0.5,
+            inv_inertia_a: 2.0,
+            inv_mass_b: 0.25,
+            inv_inertia_b: 1.0,
+            friction: 0.6,
+            restitution: 0.0,
+            manifold,
+        }
+    }
+
+    fn softness() -> ContactSoftness {
+        ContactSoftness {
+            dynamic: Softness::new(30.0, 10.0, 1.0 / 240.0),
+            fixed: Softness::new(60.0, 2.0, 1.0 / 240.0),
+        }
+    }
+
+    #[test]
+    fn effective_masses_match_the_formula() {
+        let n = Vec2::new(0.0, 1.0);
+        let r_a = Vec2::new(0.3, 0.1);
+        let r_b = Vec2::new(-0.2, -0.4);
+        let contact = contact_with(&[(r_a, r_b, -0.01)], n);
+        let states = [BodyState::IDENTITY; 2];
+        let c = prepare_contact(&contact, &states, &softness(), true);
+        // rA × n = 0.3, rB × n = −0.2; k = 0.5 + 0.25 + 2·0.09 + 1·0.04 = 0.97.
+        assert!((c.points[0].normal_mass - 1.0 / 0.97).abs() < 1e-6);
+        // t = (1, 0): rA × t = −0.1, rB × t = 0.4; k = 0.75 + 2·0.01 + 1·0.16 = 0.93.
+        assert!((c.points[0].tangent_mass - 1.0 / 0.93).abs() < 1e-6);
+        // base = s − n·(rB − rA) = −0.01 − (−0.5) = 0.49.
+        assert!((c.points[0].base_separation - 0.49).abs() < 1e-6);
+        assert_eq!(c.points[0].normal_impulse, 3.0);
+        assert_eq!(c.softness, softness().dynamic);
+    }
+
+    #[test]
+    fn relative_velocity_includes_rotation() {
+        let n = Vec2::new(0.0, 1.0);
+        let contact = contact_with(&[(Vec2::new(1.0, 0.0), Vec2::new(0.0, -0.5), 0.0)], n);
+        let mut states = [BodyState::IDENTITY; 2];
+        states[0].angular_velocity = 2.0; // point of A moves at ω × rA = (0, 2)
+        states[1].linear_velocity = Vec2::new(0.0, -3.0);
+        let c = prepare_contact(&contact, &states, &softness(), true);
+        assert!((c.points[0].relative_velocity - (-3.0 - 2.0)).abs() < 1e-6);
+    }
+
+    #[test]
+    fn static_partner_uses_fixed_softness_and_no_warm_start_zeroes() {
+        let mut contact = contact_with(&[(Vec2::ZERO, Vec2::ZERO, 0.0)], Vec2::Y);
+        contact.body_a = NULL_BODY;
+        contact.inv_mass_a = 0.0;
+        contact.inv_inertia_a = 0.0;
+        let states = [BodyState::IDENTITY; 2];
+        let c = prepare_contact(&contact, &states, &softness(), false);
+        assert_eq!(c.softness, softness().fixed);
+        assert_eq!(c.points[0].normal_impulse, 0.0);
+        assert!((c.points[0].normal_mass - 4.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn out_of_range_index_becomes_null_and_both_fixed_gives_zero_mass() {
+        assert_eq!(checked_body_index(NULL_BODY, 3), NULL_BODY);
+        assert_eq!(checked_body_index(2, 3), 2);
+        let mut contact = contact_with(&[(Vec2::X, Vec2::X, 0.0)], Vec2::Y);
+        contact.inv_mass_a = 0.0;
+        contact.inv_inertia_a = 0.0;
+        contact.inv_mass_b = 0.0;
+        contact.inv_inertia_b = 0.0;
+        let states = [BodyState::IDENTITY; 2];
+        let c = prepare_contact(&contact, &states, &softness(), true);
+        assert_eq!(c.points[0].normal_mass, 0.0);
+        assert_eq!(c.points[0].tangent_mass, 0.0);
+    }
+}

@@ -1,0 +1,862 @@
+//! Contact constraints solved [`LANES`] at a time: one graph colour, bundle by bundle.
+//!
+//! A colour's contacts share no dynamic body, so any [`LANES`] of them can run through the same
+//! arithmetic side by side. They are packed into [`ContactBundle`]s — an array of structs of
+//! wide fields (AoSoA), one contact per lane — so a pass walks one contiguous array and every
+//! load is a full register:
+//!
+//! ```text
+//!   ContactBundle { body_a: [a0 a1 … a7], body_b: [b0 … b7],
+//!                   normal.x: [n0x … n7x], …,
+//!                   points[0].normal_impulse: [λ0 … λ7], …,  points[1]…  }
+//! ```
+//!
+//! Each pass gathers the bodies of a bundle once ([`crate::gather_scatter`]), runs the rows of
+//! every lane, and scatters the bodies back once. Unused lanes of a colour's last bundle name
+//! [`NULL_BODY`] on both sides and have zero masses: they gather identity states and write
+//! nothing.
+//!
+//! ## The same bits as the scalar path
+//!
+//! Every kernel here is the scalar kernel of [`crate::contact_solver`] written over
+//! [`FloatW`], line for line: the same formulas, the same operation order, no fused
+//! multiply-add (see [`crate::wide`]), and `min`/`max` with the lane rule the scalar code also
+//! uses ([`crate::contact_solver::lane_max`]); preparation mirrors
+//! [`crate::contact_constraint::prepare_contact`] the same way. Branches become selects that
+//! pick one of two exactly computed values:
+//!
+//! - "speculative point (`s > 0`) or overlapping" computes both sets of normal terms and
+//!   selects per lane;
+//! - a lane whose manifold has fewer points than its bundle's slots (a one-point manifold next
+//!   to two-point ones) still runs the missing slot with zero masses and impulses; the slot's
+//!   velocity changes are then discarded by a select, because even a zero impulse would turn a
+//!   velocity of exactly −0.0 into +0.0. When every lane has the slot, no select is spent;
+//! - restitution runs only in lanes that pass the scalar test (restitution on, approach faster
+//!   than the threshold, some impulse held); the other lanes keep their bodies and impulses.
+//!
+//! So a lane gives the bits the scalar path gives for the same contact and the same body
+//! states: the test `wide_kernels_match_scalar_kernels_bit_for_bit` checks it on random
+//! contacts over several substeps.
+
+use crate::SolverContact;
+use crate::contact_constraint::{
+    ContactConstraint, ContactConstraintPoint, ContactSoftness, checked_body_index,
+};
+use crate::contact_solver::{ContactRows, RelaxBias, SoftBias, finite_or_zero};
+use crate::gather_scatter::{BodyStateW, gather, scatter};
+use crate::sequential_impulses::BaumgarteBias;
+use crate::shared::SharedSlice;
+use crate::softness::Softness;
+use crate::wide::{FloatW, LANES, MaskW, Vec2W, cross_sv};
+use core_soa::{BodyState, NULL_BODY, Vec2, body_flags};
+
+/// One point slot of a bundle: [`ContactConstraintPoint`] with a lane per contact.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ContactPointW {
+    pub anchor_a: Vec2W,
+    pub anchor_b: Vec2W,
+    pub base_separation: FloatW,
+    pub normal_mass: FloatW,
+    pub tangent_mass: FloatW,
+    pub normal_impulse: FloatW,
+    pub tangent_impulse: FloatW,
+    pub max_normal_impulse: FloatW,
+    pub relative_velocity: FloatW,
+}
+
+/// [`Softness`] with a lane per contact.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SoftnessW {
+    pub bias_rate: FloatW,
+    pub mass_scale: FloatW,
+    pub impulse_scale: FloatW,
+}
+
+/// [`LANES`] prepared contacts of one colour, one per lane.
+#[derive(Clone, Copy, Debug)]
+pub struct ContactBundle {
+    /// Awake-array indices of body A per lane, or [`NULL_BODY`].
+    pub body_a: [u32; LANES],
+    /// Awake-array indices of body B per lane, or [`NULL_BODY`].
+    pub body_b: [u32; LANES],
+    pub inv_mass_a: FloatW,
+    pub inv_inertia_a: FloatW,
+    pub inv_mass_b: FloatW,
+    pub inv_inertia_b: FloatW,
+    pub normal: Vec2W,
+    pub friction: FloatW,
+    pub restitution: FloatW,
+    pub softness: SoftnessW,
+    pub points: [ContactPointW; 2],
+    /// Points in use per lane (0 in unused lanes).
+    pub point_counts: [u8; LANES],
+    /// Lanes holding a contact; the rest are padding.
+    pub lane_count: u8,
+    /// Per slot: `None` when every contact of the bundle has the point, otherwise the lanes
+    /// that have it (padding lanes count as having it: their results are never written).
+    pub slot_lanes: [Option<MaskW>; 2],
+}
+
+impl Default for ContactBundle {
+    fn default() -> Self {
+        ContactBundle::pack(&[])
+    }
+}
+
+/// A lane with no contact: no bodies, no mass, no points.
+fn padding_lane() -> ContactConstraint {
+    ContactConstraint {
+        body_a: NULL_BODY,
+        body_b: NULL_BODY,
+        softness: Softness::RIGID,
+        ..ContactConstraint::default()
+    }
+}
+
+/// `FloatW` whose lane `i` is `f(&lanes[i])`.
+#[inline]
+fn lanes_of<T>(lanes: &[T; LANES], f: impl Fn(&T) -> f32) -> FloatW {
+    FloatW::from_array(core::array::from_fn(|i| f(&lanes[i])))
+}
+
+/// `Vec2W` whose lane `i` is `f(&lanes[i])`.
+#[inline]
+fn vec_lanes_of<T>(lanes: &[T; LANES], f: impl Fn(&T) -> Vec2) -> Vec2W {
+    Vec2W::from_lanes(core::array::from_fn(|i| f(&lanes[i])))
+}
+
+impl ContactPointW {
+    fn pack(points: &[ContactConstraintPoint; LANES]) -> ContactPointW {
+        ContactPointW {
+            anchor_a: vec_lanes_of(points, |p| p.anchor_a),
+            anchor_b: vec_lanes_of(points, |p| p.anchor_b),
+            base_separation: lanes_of(points, |p| p.base_separation),
+            normal_mass: lanes_of(points, |p| p.normal_mass),
+            tangent_mass: lanes_of(points, |p| p.tangent_mass),
+            normal_impulse: lanes_of(points, |p| p.normal_impulse),
+            tangent_impulse: lanes_of(points, |p| p.tangent_impulse),
+            max_normal_impulse: lanes_of(points, |p| p.max_normal_impulse),
+            relative_velocity: lanes_of(points, |p| p.relative_velocity),
+        }
+    }
+
+    /// The point of lane `lane`.
+    fn lane(&self, lane: usize) -> ContactConstraintPoint {
+        ContactConstraintPoint {
+            anchor_a: self.anchor_a.to_lanes()[lane],
+            anchor_b: self.anchor_b.to_lanes()[lane],
+            base_separation: self.base_separation.lane(lane),
+            normal_mass: self.normal_mass.lane(lane),
+            tangent_mass: self.tangent_mass.lane(lane),
+            normal_impulse: self.normal_impulse.lane(lane),
+            tangent_impulse: self.tangent_impulse.lane(lane),
+            max_normal_impulse: self.max_normal_impulse.lane(lane),
+            relative_velocity: self.relative_velocity.lane(lane),
+        }
+    }
+}
+
+impl ContactBundle {
+    /// Packs up to [`LANES`] prepared constraints, lane `i` from `constraints[i]`; the remaining
+    /// lanes are padding. Extra constraints beyond [`LANES`] are ignored.
+    pub fn pack(constraints: &[ContactConstraint]) -> ContactBundle {
+        let lane_count = constraints.len().min(LANES);
+        let lanes: [ContactConstraint; LANES] =
+            core::array::from_fn(|i| constraints.get(i).copied().unwrap_or_else(padding_lane));
+        let slot_lanes = core::array::from_fn(|slot| {
+            let has: [bool; LANES] =
+                core::array::from_fn(|i| i >= lane_count || slot < lanes[i].point_count);
+            (!has.iter().all(|&h| h)).then(|| MaskW::from_bools(has))
+        });
+        ContactBundle {
+            body_a: lanes.map(|c| c.body_a),
+            body_b: lanes.map(|c| c.body_b),
+            inv_mass_a: lanes_of(&lanes, |c| c.inv_mass_a),
+            inv_inertia_a: lanes_of(&lanes, |c| c.inv_inertia_a),
+            inv_mass_b: lanes_of(&lanes, |c| c.inv_mass_b),
+            inv_inertia_b: lanes_of(&lanes, |c| c.inv_inertia_b),
+            normal: vec_lanes_of(&lanes, |c| c.normal),
+            friction: lanes_of(&lanes, |c| c.friction),
+            restitution: lanes_of(&lanes, |c| c.restitution),
+            softness: SoftnessW {
+                bias_rate: lanes_of(&lanes, |c| c.softness.bias_rate),
+                mass_scale: lanes_of(&lanes, |c| c.softness.mass_scale),
+                impulse_scale: lanes_of(&lanes, |c| c.softness.impulse_scale),
+            },
+            points: core::array::from_fn(|slot| {
+                ContactPointW::pack(&lanes.map(|c| c.points[slot]))
+            }),
+            point_counts: lanes.map(|c| c.point_count.min(2) as u8),
+            lane_count: lane_count as u8,
+            slot_lanes,
+        }
+    }
+
+    /// The constraint in lane `lane`, as the scalar path would hold it.
+    pub fn lane(&self, lane: usize) -> ContactConstraint {
+        ContactConstraint {
+            body_a: self.body_a[lane],
+            body_b: self.body_b[lane],
+            inv_mass_a: self.inv_mass_a.lane(lane),
+            inv_inertia_a: self.inv_inertia_a.lane(lane),
+            inv_mass_b: self.inv_mass_b.lane(lane),
+            inv_inertia_b: self.inv_inertia_b.lane(lane),
+            normal: self.normal.to_lanes()[lane],
+            friction: self.friction.lane(lane),
+            restitution: self.restitution.lane(lane),
+            softness: Softness {
+                bias_rate: self.softness.bias_rate.lane(lane),
+                mass_scale: self.softness.mass_scale.lane(lane),
+                impulse_scale: self.softness.impulse_scale.lane(lane),
+            },
+            points: [self.points[0].lane(lane), self.points[1].lane(lane)],
+            point_count: usize::from(self.point_counts[lane]),
+        }
+    }
+
+    /// The contacts in use.
+    pub fn lane_count(&self) -> usize {
+        usize::from(self.lane_count)
+    }
+
+    /// The friction axis per lane, `right_perp(n)`.
+    #[inline]
+    fn tangent(&self) -> Vec2W {
+        self.normal.right_perp()
+    }
+}
+
+/// The inputs of one manifold point slot, lane by lane.
+#[derive(Clone, Copy, Default)]
+struct PointInputs {
+    anchor_a: [Vec2; LANES],
+    anchor_b: [Vec2; LANES],
+    separation: [f32; LANES],
+    normal_impulse: [f32; LANES],
+    tangent_impulse: [f32; LANES],
+}
+
+/// The fields of up to [`LANES`] contacts, lane by lane (zero in unused lanes).
+#[derive(Clone, Copy)]
+struct LaneInputs {
+    body_a: [u32; LANES],
+    body_b: [u32; LANES],
+    /// Inverse mass and inertia of A, then of B.
+    masses: [[f32; LANES]; 4],
+    normal: [Vec2; LANES],
+    friction: [f32; LANES],
+    restitution: [f32; LANES],
+    point_counts: [u8; LANES],
+    points: [PointInputs; 2],
+}
+
+impl LaneInputs {
+    /// Reads `contacts` (at most [`LANES`]); body indices outside `body_count` become
+    /// [`NULL_BODY`], as in the scalar preparation.
+    fn read(contacts: &[SolverContact], body_count: usize) -> LaneInputs {
+        let mut inputs = LaneInputs {
+            body_a: [NULL_BODY; LANES],
+            body_b: [NULL_BODY; LANES],
+            masses: [[0.0; LANES]; 4],
+            normal: [Vec2::ZERO; LANES],
+            friction: [0.0; LANES],
+            restitution: [0.0; LANES],
+            point_counts: [0; LANES],
+            points: [PointInputs::default(); 2],
+        };
+        for (lane, contact) in contacts.iter().take(LANES).enumerate() {
+            inputs.body_a[lane] = checked_body_index(contact.body_a, body_count);
+            inputs.body_b[lane] = checked_body_index(contact.body_b, body_count);
+            inputs.masses[0][lane] = contact.inv_mass_a;
+            inputs.masses[1][lane] = contact.inv_inertia_a;
+            inputs.masses[2][lane] = contact.inv_mass_b;
+            inputs.masses[3][lane] = contact.inv_inertia_b;
+            inputs.normal[lane] = contact.manifold.normal;
+            inputs.friction[lane] = contact.friction;
+            inputs.restitution[lane] = contact.restitution;
+            inputs.point_counts[lane] = contact.manifold.point_count.min(2) as u8;
+            for (slot, input) in inputs.points.iter_mut().enumerate() {
+                let mp = &contact.manifold.points[slot];
+                input.anchor_a[lane] = mp.anchor_a;
+                input.anchor_b[lane] = mp.anchor_b;
+                input.separation[lane] = mp.separation;
+                input.normal_impulse[lane] = mp.normal_impulse;
+                input.tangent_impulse[lane] = mp.tangent_impulse;
+            }
+        }
+        inputs
+    }
+}
+
+/// Prepares `contacts` (at most [`LANES`]) into one bundle: the scalar
+/// [`prepare_contact`](crate::contact_constraint::prepare_contact) for all lanes at once,
+/// operation for operation, so lane `i` holds the bits the scalar preparation gives for
+/// `contacts[i]`. `states` is the whole awake array.
+pub fn prepare_bundle(
+    contacts: &[SolverContact],
+    states: &[BodyState],
+    softness: &ContactSoftness,
+    warm_start: bool,
+) -> ContactBundle {
+    let lane_count = contacts.len().min(LANES);
+    let inputs = LaneInputs::read(contacts, states.len());
+    let [inv_mass_a, inv_inertia_a, inv_mass_b, inv_inertia_b] =
+        inputs.masses.map(FloatW::from_array);
+    let mut bundle = ContactBundle {
+        body_a: inputs.body_a,
+        body_b: inputs.body_b,
+        inv_mass_a,
+        inv_inertia_a,
+        inv_mass_b,
+        inv_inertia_b,
+        normal: Vec2W::from_lanes(inputs.normal),
+        friction: FloatW::from_array(inputs.friction),
+        restitution: FloatW::from_array(inputs.restitution),
+        softness: softness_for_bodies(softness, inv_mass_a, inv_mass_b),
+        points: [ContactPointW::default(); 2],
+        point_counts: inputs.point_counts,
+        lane_count: lane_count as u8,
+        slot_lanes: [None; 2],
+    };
+    let state_a = gather(states, &bundle.body_a);
+    let state_b = gather(states, &bundle.body_b);
+    let warm_scale = FloatW::splat(if warm_start { 1.0 } else { 0.0 });
+    for (slot, input) in inputs.points.iter().enumerate() {
+        let exists: [bool; LANES] =
+            core::array::from_fn(|i| slot < usize::from(inputs.point_counts[i]));
+        let has_slot: [bool; LANES] = core::array::from_fn(|i| i >= lane_count || exists[i]);
+        if !has_slot.iter().all(|&h| h) {
+            bundle.slot_lanes[slot] = Some(MaskW::from_bools(has_slot));
+        }
+        let point = prepare_point(&bundle, input, &state_a, &state_b, warm_scale);
+        bundle.points[slot] = point.zeroed_outside(MaskW::from_bools(exists));
+    }
+    bundle
+}
+
+/// [`ContactSoftness::for_bodies`] per lane: the fixed softness where either inverse mass is
+/// zero.
+#[inline]
+fn softness_for_bodies(
+    softness: &ContactSoftness,
+    inv_mass_a: FloatW,
+    inv_mass_b: FloatW,
+) -> SoftnessW {
+    let fixed = inv_mass_a.cmp_eq(FloatW::zero()) | inv_mass_b.cmp_eq(FloatW::zero());
+    let pick = |fixed_value: f32, dynamic_value: f32| {
+        FloatW::select(
+            fixed,
+            FloatW::splat(fixed_value),
+            FloatW::splat(dynamic_value),
+        )
+    };
+    let (f, d) = (softness.fixed, softness.dynamic);
+    SoftnessW {
+        bias_rate: pick(f.bias_rate, d.bias_rate),
+        mass_scale: pick(f.mass_scale, d.mass_scale),
+        impulse_scale: pick(f.impulse_scale, d.impulse_scale),
+    }
+}
+
+/// The prepared slot of every lane (the loop body of `prepare_contact`, lanewise).
+#[inline]
+fn prepare_point(
+    c: &ContactBundle,
+    input: &PointInputs,
+    state_a: &BodyStateW,
+    state_b: &BodyStateW,
+    warm_scale: FloatW,
+) -> ContactPointW {
+    let (r_a, r_b) = (
+        Vec2W::from_lanes(input.anchor_a),
+        Vec2W::from_lanes(input.anchor_b),
+    );
+    let velocity_a = point_velocity(state_a, r_a);
+    let velocity_b = point_velocity(state_b, r_b);
+    ContactPointW {
+        anchor_a: r_a,
+        anchor_b: r_b,
+        base_separation: FloatW::from_array(input.separation) - c.normal.dot(r_b - r_a),
+        normal_mass: effective_mass_w(c, r_a, r_b, c.normal),
+        tangent_mass: effective_mass_w(c, r_a, r_b, c.tangent()),
+        normal_impulse: warm_scale * FloatW::from_array(input.normal_impulse),
+        tangent_impulse: warm_scale * FloatW::from_array(input.tangent_impulse),
+        max_normal_impulse: FloatW::zero(),
+        relative_velocity: c.normal.dot(velocity_b - velocity_a),
+    }
+}
+
+/// [`crate::contact_constraint::effective_mass`] per lane.
+#[inline]
+fn effective_mass_w(c: &ContactBundle, r_a: Vec2W, r_b: Vec2W, axis: Vec2W) -> FloatW {
+    let rn_a = r_a.cross(axis);
+    let rn_b = r_b.cross(axis);
+    let k =
+        c.inv_mass_a + c.inv_mass_b + c.inv_inertia_a * rn_a * rn_a + c.inv_inertia_b * rn_b * rn_b;
+    FloatW::select(k.cmp_gt(FloatW::zero()), FloatW::one() / k, FloatW::zero())
+}
+
+impl ContactPointW {
+    /// This slot where `keep` is set, and the default (all zero) point elsewhere, as the
+    /// scalar preparation leaves a slot past the manifold's point count.
+    fn zeroed_outside(self, keep: MaskW) -> ContactPointW {
+        let zero = FloatW::zero();
+        let f = |x: FloatW| FloatW::select(keep, x, zero);
+        let v = |x: Vec2W| Vec2W::select(keep, x, Vec2W::zero());
+        ContactPointW {
+            anchor_a: v(self.anchor_a),
+            anchor_b: v(self.anchor_b),
+            base_separation: f(self.base_separation),
+            normal_mass: f(self.normal_mass),
+            tangent_mass: f(self.tangent_mass),
+            normal_impulse: f(self.normal_impulse),
+            tangent_impulse: f(self.tangent_impulse),
+            max_normal_impulse: f(self.max_normal_impulse),
+            relative_velocity: f(self.relative_velocity),
+        }
+    }
+}
+
+/// Writes the impulses of every lane back into its contact's manifold (`contacts[i]` is lane
+/// `i`), exactly as the scalar [`crate::contact_solver::store_impulses`].
+pub fn store_bundle_impulses(bundle: &ContactBundle, contacts: &mut [SolverContact]) {
+    let count = bundle.lane_count().min(contacts.len());
+    for (slot, p) in bundle.points.iter().enumerate() {
+        let normal_impulse = p.normal_impulse.to_array();
+        let tangent_impulse = p.tangent_impulse.to_array();
+        let max_normal_impulse = p.max_normal_impulse.to_array();
+        let relative_velocity = p.relative_velocity.to_array();
+        for (lane, contact) in contacts[..count].iter_mut().enumerate() {
+            if slot >= usize::from(bundle.point_counts[lane]) {
+                continue;
+            }
+            let mp = &mut contact.manifold.points[slot];
+            mp.normal_impulse = finite_or_zero(normal_impulse[lane]);
+            mp.tangent_impulse = finite_or_zero(tangent_impulse[lane]);
+            mp.max_normal_impulse = finite_or_zero(max_normal_impulse[lane]);
+            mp.normal_velocity = finite_or_zero(relative_velocity[lane]);
+        }
+    }
+}
+
+/// Reading and writing the bodies of a bundle's lanes.
+pub trait BodyLanes {
+    /// The states of `indices` ([`BodyState::IDENTITY`] for [`NULL_BODY`]).
+    fn gather(&self, indices: &[u32; LANES]) -> BodyStateW;
+    /// Writes the lanes of `bodies` back to the dynamic bodies among `indices`.
+    fn scatter(&mut self, indices: &[u32; LANES], bodies: &BodyStateW);
+}
+
+impl BodyLanes for [BodyState] {
+    #[inline]
+    fn gather(&self, indices: &[u32; LANES]) -> BodyStateW {
+        gather(self, indices)
+    }
+
+    #[inline]
+    fn scatter(&mut self, indices: &[u32; LANES], bodies: &BodyStateW) {
+        scatter(self, indices, bodies)
+    }
+}
+
+/// Lane `i` reads row `i` of a local array in [`SharedBodies`].
+const LANE_ROWS: [u32; LANES] = {
+    let mut rows = [0u32; LANES];
+    let mut i = 0;
+    while i < LANES {
+        rows[i] = i as u32;
+        i += 1;
+    }
+    rows
+};
+
+/// The awake body states as seen by one thread solving bundles of one colour while other
+/// threads solve other bundles of the same colour.
+pub struct SharedBodies<'s, 'a> {
+    states: &'s SharedSlice<'a, BodyState>,
+}
+
+impl<'s, 'a> SharedBodies<'s, 'a> {
+    /// A view of `states` for solving bundles of one colour.
+    ///
+    /// # Safety
+    /// While the view is used, no other thread may access a dynamic body that the bundles
+    /// passed through this view name, and no thread may write any other body they name. The
+    /// colour invariant (no dynamic body twice in a colour) together with disjoint blocks of
+    /// one colour per thread gives exactly this; scatter never writes a non-dynamic body.
+    pub unsafe fn new(states: &'s SharedSlice<'a, BodyState>) -> SharedBodies<'s, 'a> {
+        SharedBodies { states }
+    }
+}
+
+impl BodyLanes for SharedBodies<'_, '_> {
+    #[inline]
+    fn gather(&self, indices: &[u32; LANES]) -> BodyStateW {
+        let rows = indices.map(|index| {
+            if index == NULL_BODY {
+                BodyState::IDENTITY
+            } else {
+                // SAFETY: `new`'s contract: nobody writes the bodies of this thread's bundles
+                // while it reads them.
+                unsafe { self.states.read(index as usize) }
+            }
+        });
+        gather(&rows, &LANE_ROWS)
+    }
+
+    #[inline]
+    fn scatter(&mut self, indices: &[u32; LANES], bodies: &BodyStateW) {
+        let rows = lane_states(bodies);
+        for ((&index, row), &flags) in indices.iter().zip(rows).zip(&bodies.flags) {
+            if index != NULL_BODY && flags & body_flags::DYNAMIC != 0 {
+                // SAFETY: `new`'s contract: this dynamic body belongs to this thread's bundle
+                // alone while the view is used.
+                unsafe { self.states.write(index as usize, row) };
+            }
+        }
+    }
+}
+
+/// The lanes of `bodies` as states: the transpose of [`crate::gather_scatter::scatter`]
+/// without its stores, as eight registers turned into eight 32-byte rows where AVX2 is
+/// available.
+#[inline]
+fn lane_states(bodies: &BodyStateW) -> [BodyState; LANES] {
+    #[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
+    {
+        use ::wide::f32x8;
+        let columns = [
+            bodies.linear_velocity.x.0,
+            bodies.linear_velocity.y.0,
+            bodies.angular_velocity.0,
+            bytemuck::cast::<[u32; LANES], f32x8>(bodies.flags),
+            bodies.delta_position.x.0,
+            bodies.delta_position.y.0,
+            bodies.delta_rotation.c.0,
+            bodies.delta_rotation.s.0,
+        ];
+        // A BodyState is eight 4-byte plain-old-data fields in the order of `columns`.
+        f32x8::transpose(columns).map(bytemuck::cast::<f32x8, BodyState>)
+    }
+    #[cfg(not(all(not(feature = "scalar"), target_feature = "avx2")))]
+    {
+        bodies.to_lanes()
+    }
+}
+
+/// The bias and scales of one normal row per lane ([`crate::contact_solver::NormalTerms`]).
+#[derive(Clone, Copy, Debug)]
+pub struct NormalTermsW {
+    pub bias: FloatW,
+    pub mass_scale: FloatW,
+    pub impulse_scale: FloatW,
+}
+
+impl NormalTermsW {
+    /// Per lane: the speculative terms where `separation > 0`, else `overlapping`, exactly as
+    /// the scalar `if separation > 0.0 { speculative } else { … }`.
+    #[inline]
+    fn speculative_or(separation: FloatW, inv_h: f32, overlapping: NormalTermsW) -> NormalTermsW {
+        let speculative = separation.cmp_gt(FloatW::zero());
+        NormalTermsW {
+            bias: FloatW::select(
+                speculative,
+                separation * FloatW::splat(inv_h),
+                overlapping.bias,
+            ),
+            mass_scale: FloatW::select(speculative, FloatW::one(), overlapping.mass_scale),
+            impulse_scale: FloatW::select(speculative, FloatW::zero(), overlapping.impulse_scale),
+        }
+    }
+}
+
+/// [`crate::contact_solver::NormalBias`] for bundles: the same rule, lane by lane.
+pub trait NormalBiasW {
+    fn normal_terms_w(&self, softness: &SoftnessW, separation: FloatW) -> NormalTermsW;
+}
+
+impl NormalBiasW for SoftBias {
+    #[inline]
+    fn normal_terms_w(&self, softness: &SoftnessW, separation: FloatW) -> NormalTermsW {
+        let push = FloatW::splat(-self.push_max_speed);
+        let overlapping = NormalTermsW {
+            bias: (softness.bias_rate * separation).max(push),
+            mass_scale: softness.mass_scale,
+            impulse_scale: softness.impulse_scale,
+        };
+        NormalTermsW::speculative_or(separation, self.inv_h, overlapping)
+    }
+}
+
+impl NormalBiasW for RelaxBias {
+    #[inline]
+    fn normal_terms_w(&self, _softness: &SoftnessW, separation: FloatW) -> NormalTermsW {
+        let rigid = NormalTermsW {
+            bias: FloatW::zero(),
+            mass_scale: FloatW::one(),
+            impulse_scale: FloatW::zero(),
+        };
+        NormalTermsW::speculative_or(separation, self.inv_h, rigid)
+    }
+}
+
+impl NormalBiasW for BaumgarteBias {
+    #[inline]
+    fn normal_terms_w(&self, _softness: &SoftnessW, separation: FloatW) -> NormalTermsW {
+        let excess_overlap = (-separation - FloatW::splat(self.linear_slop)).max(FloatW::zero());
+        let rigid = NormalTermsW {
+            bias: FloatW::splat(-self.baumgarte) * excess_overlap * FloatW::splat(self.inv_h),
+            mass_scale: FloatW::one(),
+            impulse_scale: FloatW::zero(),
+        };
+        NormalTermsW::speculative_or(separation, self.inv_h, rigid)
+    }
+}
+
+/// The two gathered bodies of a bundle.
+struct BundlePair {
+    a: BodyStateW,
+    b: BodyStateW,
+}
+
+impl BundlePair {
+    #[inline]
+    fn load(bundle: &ContactBundle, bodies: &(impl BodyLanes + ?Sized)) -> BundlePair {
+        BundlePair {
+            a: bodies.gather(&bundle.body_a),
+            b: bodies.gather(&bundle.body_b),
+        }
+    }
+
+    #[inline]
+    fn store(&self, bundle: &ContactBundle, bodies: &mut (impl BodyLanes + ?Sized)) {
+        bodies.scatter(&bundle.body_a, &self.a);
+        bodies.scatter(&bundle.body_b, &self.b);
+    }
+
+    /// `vB + ωB × rB − vA − ωA × rA`.
+    #[inline]
+    fn relative_velocity(&self, p: &ContactPointW) -> Vec2W {
+        point_velocity(&self.b, p.anchor_b) - point_velocity(&self.a, p.anchor_a)
+    }
+
+    /// Applies `impulse` to B and its opposite to A at the point's anchors.
+    #[inline]
+    fn apply(&mut self, c: &ContactBundle, p: &ContactPointW, impulse: Vec2W) {
+        apply_impulse(
+            &mut self.a,
+            c.inv_mass_a,
+            c.inv_inertia_a,
+            p.anchor_a,
+            -impulse,
+        );
+        apply_impulse(
+            &mut self.b,
+            c.inv_mass_b,
+            c.inv_inertia_b,
+            p.anchor_b,
+            impulse,
+        );
+    }
+
+    /// `s = base_separation + n·(ΔpB − ΔpA + R(ΔqB)·rB − R(ΔqA)·rA)`.
+    #[inline]
+    fn current_separation(&self, normal: Vec2W, p: &ContactPointW) -> FloatW {
+        let moved_b = self.b.delta_position + self.b.delta_rotation.rotate(p.anchor_b);
+        let moved_a = self.a.delta_position + self.a.delta_rotation.rotate(p.anchor_a);
+        normal.dot(moved_b - moved_a) + p.base_separation
+    }
+
+    /// The velocities, to restore lanes that must not change.
+    #[inline]
+    fn velocities(&self) -> [(Vec2W, FloatW); 2] {
+        [
+            (self.a.linear_velocity, self.a.angular_velocity),
+            (self.b.linear_velocity, self.b.angular_velocity),
+        ]
+    }
+
+    /// Keeps the current velocities in the lanes of `keep_new` and `before` elsewhere.
+    #[inline]
+    fn keep_velocities(&mut self, keep_new: MaskW, before: [(Vec2W, FloatW); 2]) {
+        for (body, (v, w)) in [&mut self.a, &mut self.b].into_iter().zip(before) {
+            body.linear_velocity = Vec2W::select(keep_new, body.linear_velocity, v);
+            body.angular_velocity = FloatW::select(keep_new, body.angular_velocity, w);
+        }
+    }
+}
+
+/// Velocity of the material point at `r` from the centre of mass.
+#[inline]
+fn point_velocity(body: &BodyStateW, r: Vec2W) -> Vec2W {
+    body.linear_velocity + cross_sv(body.angular_velocity, r)
+}
+
+/// Applies `impulse` at `r` to a body with the given inverse mass and inertia.
+#[inline]
+fn apply_impulse(
+    body: &mut BodyStateW,
+    inv_mass: FloatW,
+    inv_inertia: FloatW,
+    r: Vec2W,
+    impulse: Vec2W,
+) {
+    body.linear_velocity += inv_mass * impulse;
+    body.angular_velocity += inv_inertia * r.cross(impulse);
+}
+
+/// [`crate::contact_solver::clamp_accumulated`] per lane.
+#[inline]
+fn clamp_accumulated_w(
+    accumulated: FloatW,
+    delta: FloatW,
+    lower: FloatW,
+    upper: FloatW,
+) -> (FloatW, FloatW) {
+    let clamped = (accumulated + delta).max(lower).min(upper);
+    (clamped, clamped - accumulated)
+}
+
+/// Runs `row` for slot `slot` and, if some contact lacks that slot, undoes its velocity
+/// changes in those lanes.
+#[inline]
+fn in_slot_lanes(
+    bundle: &mut ContactBundle,
+    pair: &mut BundlePair,
+    slot: usize,
+    row: impl FnOnce(&mut ContactBundle, &mut BundlePair),
+) {
+    match bundle.slot_lanes[slot] {
+        None => row(bundle, pair),
+        Some(lanes) => {
+            let before = pair.velocities();
+            row(bundle, pair);
+            pair.keep_velocities(lanes, before);
+        }
+    }
+}
+
+/// Applies every point's accumulated normal and friction impulse
+/// ([`crate::contact_solver::warm_start_contacts`] per lane).
+pub fn warm_start_bundles(bundles: &mut [ContactBundle], bodies: &mut (impl BodyLanes + ?Sized)) {
+    for c in bundles {
+        let mut pair = BundlePair::load(c, bodies);
+        let tangent = c.tangent();
+        for slot in 0..2 {
+            in_slot_lanes(c, &mut pair, slot, |c, pair| {
+                let p = c.points[slot];
+                let impulse = p.normal_impulse * c.normal + p.tangent_impulse * tangent;
+                pair.apply(c, &p, impulse);
+            });
+        }
+        pair.store(c, bodies);
+    }
+}
+
+/// One pass over `bundles` ([`crate::contact_solver::solve_contacts`] per lane).
+pub fn solve_bundles<B: NormalBiasW>(
+    bundles: &mut [ContactBundle],
+    bodies: &mut (impl BodyLanes + ?Sized),
+    bias: &B,
+    rows: ContactRows,
+) {
+    for c in bundles {
+        let mut pair = BundlePair::load(c, bodies);
+        for slot in 0..2 {
+            in_slot_lanes(c, &mut pair, slot, |c, pair| {
+                solve_normal_row(c, slot, pair, bias)
+            });
+        }
+        if rows == ContactRows::NormalAndFriction {
+            for slot in 0..2 {
+                in_slot_lanes(c, &mut pair, slot, |c, pair| {
+                    solve_friction_row(c, slot, pair)
+                });
+            }
+        }
+        pair.store(c, bodies);
+    }
+}
+
+/// The non-penetration row of slot `slot`.
+#[inline]
+fn solve_normal_row<B: NormalBiasW>(
+    c: &mut ContactBundle,
+    slot: usize,
+    pair: &mut BundlePair,
+    bias: &B,
+) {
+    let p = c.points[slot];
+    let separation = pair.current_separation(c.normal, &p);
+    let terms = bias.normal_terms_w(&c.softness, separation);
+    let vn = pair.relative_velocity(&p).dot(c.normal);
+    let delta = -p.normal_mass * terms.mass_scale * (vn + terms.bias)
+        - terms.impulse_scale * p.normal_impulse;
+    apply_normal_impulse(c, slot, pair, delta);
+}
+
+/// Adds `delta` to slot `slot`'s accumulated normal impulse, clamped to stay non-negative,
+/// applies the part that survives, and records the largest accumulated impulse.
+#[inline]
+fn apply_normal_impulse(c: &mut ContactBundle, slot: usize, pair: &mut BundlePair, delta: FloatW) {
+    let p = c.points[slot];
+    let infinity = FloatW::splat(f32::INFINITY);
+    let (accumulated, applied) =
+        clamp_accumulated_w(p.normal_impulse, delta, FloatW::zero(), infinity);
+    pair.apply(c, &p, applied * c.normal);
+    let point = &mut c.points[slot];
+    point.normal_impulse = accumulated;
+    point.max_normal_impulse = point.max_normal_impulse.max(accumulated);
+}
+
+/// The Coulomb friction row of slot `slot`.
+#[inline]
+fn solve_friction_row(c: &mut ContactBundle, slot: usize, pair: &mut BundlePair) {
+    let p = c.points[slot];
+    let tangent = c.tangent();
+    let vt = pair.relative_velocity(&p).dot(tangent);
+    let limit = c.friction * p.normal_impulse;
+    let (accumulated, applied) =
+        clamp_accumulated_w(p.tangent_impulse, -p.tangent_mass * vt, -limit, limit);
+    pair.apply(c, &p, applied * tangent);
+    c.points[slot].tangent_impulse = accumulated;
+}
+
+/// Restitution per lane ([`crate::contact_solver::apply_restitution`]): only lanes whose
+/// contact bounces and whose point approached faster than `threshold` and was pushed change.
+pub fn restitution_bundles(
+    bundles: &mut [ContactBundle],
+    bodies: &mut (impl BodyLanes + ?Sized),
+    threshold: f32,
+) {
+    for c in bundles {
+        let bounces = !c.restitution.cmp_eq(FloatW::zero());
+        if !bounces.any() {
+            continue;
+        }
+        let mut pair = BundlePair::load(c, bodies);
+        for slot in 0..2 {
+            let p = c.points[slot];
+            let fast = !p.relative_velocity.cmp_gt(FloatW::splat(-threshold));
+            let pushed = !p.max_normal_impulse.cmp_eq(FloatW::zero());
+            let has_slot = c.slot_lanes[slot].unwrap_or(MaskW::from_bools([true; LANES]));
+            let active = bounces & fast & pushed & has_slot;
+            if !active.any() {
+                continue;
+            }
+            let before = pair.velocities();
+            let vn = pair.relative_velocity(&p).dot(c.normal);
+            let delta = -p.normal_mass * (vn + c.restitution * p.relative_velocity);
+            apply_normal_impulse(c, slot, &mut pair, delta);
+            pair.keep_velocities(active, before);
+            let point = &mut c.points[slot];
+            point.normal_impulse = FloatW::select(active, point.normal_impulse, p.normal_impulse);
+            point.max_normal_impulse =
+                FloatW::select(active, point.max_normal_impulse, p.max_normal_impulse);
+        }
+        pair.store(c, bodies);
+    }
+}
+
+#[cfg(test)]
+mod tests;

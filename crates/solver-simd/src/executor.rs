@@ -1,0 +1,381 @@
+//! The staged executor: one step's list of stages, run by persistent workers.
+//!
+//! A solver step is a few hundred stages (per substep: integrate, then warm start, solve and
+//! relax for every colour, …), each a list of independent blocks, and each stage may start
+//! only when the previous one has finished. Forking and joining a parallel loop per stage
+//! would pay a thread wake-up at every one of those boundaries. Instead the step runs inside
+//! one rayon scope (`rayon::in_place_scope`, so the scope body stays on the caller): the
+//! calling thread orchestrates and works, `workers − 1` spawned tasks only work, and they
+//! meet at stage boundaries through three atomics:
+//!
+//! ```text
+//!   orchestrator                           worker (× workers − 1)
+//!   ───────────                            ──────────────────────
+//!   for each stage s:                      loop:
+//!     current ← s            (release)       wait until current ≠ last seen (spin, then yield)
+//!     claim & run blocks of s                 if current = FINISHED: return
+//!     wait until done[s] = blocks[s]          claim & run blocks of current
+//!   current ← FINISHED
+//!
+//!   claim: b = next[s].fetch_add(1); run block b if b < blocks[s]; done[s].fetch_add(1) (release)
+//! ```
+//!
+//! A boundary costs one store the workers observe and one counter the orchestrator polls:
+//! well under a microsecond when the workers are spinning. A worker that falls behind skips
+//! straight to the newest stage; the stages it missed were finished by the others. Waiting
+//! spins with `spin_loop` for a short while and then yields its time slice, so more workers
+//! than cores still make progress.
+//!
+//! **Memory ordering.** A block's writes are released by its `done` increment; the orchestrator
+//! acquires them when it sees the stage complete, and releases them again with the next
+//! `current` store, which every worker acquires before claiming a block of the next stage. So
+//! a stage sees everything its predecessors wrote.
+//!
+//! **Determinism.** The executor decides only *which thread* runs a block, never what a block
+//! computes or which blocks exist: the block partition is the caller's (the solver derives it
+//! from the scene's counts alone), and blocks of one stage must be independent. Results are
+//! therefore the same for any number of workers. With one worker everything runs inline on
+//! the caller, without rayon or atomics.
+//!
+//! **Panics.** A panicking block must not leave the others waiting forever: a worker that
+//! unwinds raises an abort flag the orchestrator checks while it waits, and the orchestrator
+//! publishes `FINISHED` even when it unwinds itself. The scope then re-raises the panic on the
+//! caller.
+
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+
+/// `current` before the first stage is published.
+const NOT_STARTED: u32 = u32::MAX;
+/// `current` once the step is over.
+const FINISHED: u32 = u32::MAX - 1;
+/// Busy-wait iterations before a waiting thread starts yielding its time slice.
+const SPIN_LIMIT: u32 = 256;
+
+/// Told when each stage starts and finishes, on the orchestrating thread.
+pub trait StageObserver {
+    fn stage_started(&mut self, stage: usize);
+    fn stage_finished(&mut self, stage: usize);
+}
+
+/// An observer that ignores everything.
+impl StageObserver for () {
+    fn stage_started(&mut self, _stage: usize) {}
+    fn stage_finished(&mut self, _stage: usize) {}
+}
+
+/// The claim and completion counters of one stage, on a cache line of their own.
+#[repr(align(128))]
+#[derive(Debug, Default)]
+struct StageCounters {
+    next_block: AtomicU32,
+    done_blocks: AtomicU32,
+    block_count: u32,
+}
+
+/// Runs stage lists; keeps its per-stage counters between steps so a step allocates nothing.
+#[derive(Debug, Default)]
+pub struct StagedExecutor {
+    counters: Vec<StageCounters>,
+}
+
+/// What the threads of one run share.
+struct Rendezvous<'a, F> {
+    counters: &'a [StageCounters],
+    current: AtomicU32,
+    aborted: AtomicBool,
+    run_block: &'a F,
+}
+
+impl StagedExecutor {
+    pub fn new() -> StagedExecutor {
+        StagedExecutor::default()
+    }
+
+    /// Runs the stages whose block counts are `block_counts`, in order: `run_block(stage,
+    /// block)` once for every block of every stage, with up to `workers` threads (at least
+    /// one: the caller). Blocks of one stage may run in any order and concurrently; a stage
+    /// starts after every block of the previous one has returned. `observer` hears each
+    /// stage's start and end on the calling thread.
+    pub fn run<F>(
+        &mut self,
+        workers: usize,
+        block_counts: impl IntoIterator<Item = u32>,
+        run_block: &F,
+        observer: &mut impl StageObserver,
+    ) where
+        F: Fn(usize, u32) + Sync,
+    {
+        self.counters.clear();
+        self.counters
+            .extend(block_counts.into_iter().map(|block_count| StageCounters {
+                block_count,
+                ..StageCounters::default()
+            }));
+        if workers <= 1 {
+            run_inline(&self.counters, run_block, observer);
+            return;
+        }
+        let rendezvous = Rendezvous {
+            counters: &self.counters,
+            current: AtomicU32::new(NOT_STARTED),
+            aborted: AtomicBool::new(false),
+            run_block,
+        };
+        rayon::in_place_scope(|scope| {
+            for _ in 1..workers {
+                scope.spawn(|_| rendezvous.work());
+            }
+            rendezvous.orchestrate(observer);
+        });
+    }
+}
+
+/// One thread, no synchronisation.
+fn run_inline<F: Fn(usize, u32)>(
+    counters: &[StageCounters],
+    run_block: &F,
+    observer: &mut impl StageObserver,
+) {
+    for (stage, counter) in counters.iter().enumerate() {
+        observer.stage_started(stage);
+        for block in 0..counter.block_count {
+            run_block(stage, block);
+        }
+        observer.stage_finished(stage);
+    }
+}
+
+/// Publishes [`FINISHED`] when dropped, so workers stop even if the orchestrator unwinds.
+struct FinishOnDrop<'a>(&'a AtomicU32);
+
+impl Drop for FinishOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(FINISHED, Ordering::Release);
+    }
+}
+
+/// Raises the abort flag if dropped while its thread unwinds from a panicking block.
+struct AbortOnUnwind<'a>(&'a AtomicBool);
+
+impl Drop for AbortOnUnwind<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Release);
+        }
+    }
+}
+
+/// Spins briefly, then yields: one step of a wait loop.
+#[inline]
+fn back_off(spins: &mut u32) {
+    if *spins < SPIN_LIMIT {
+        *spins += 1;
+        std::hint::spin_loop();
+    } else {
+        std::thread::yield_now();
+    }
+}
+
+impl<F: Fn(usize, u32) + Sync> Rendezvous<'_, F> {
+    /// The calling thread: publishes each stage, helps with it, and waits for it to finish.
+    fn orchestrate(&self, observer: &mut impl StageObserver) {
+        let _finish = FinishOnDrop(&self.current);
+        let _abort = AbortOnUnwind(&self.aborted);
+        for (stage, counter) in self.counters.iter().enumerate() {
+            observer.stage_started(stage);
+            self.current.store(stage as u32, Ordering::Release);
+            self.run_blocks(stage);
+            let mut spins = 0;
+            while counter.done_blocks.load(Ordering::Acquire) < counter.block_count {
+                if self.aborted.load(Ordering::Acquire) {
+                    return;
+                }
+                back_off(&mut spins);
+            }
+            observer.stage_finished(stage);
+        }
+    }
+
+    /// A spawned worker: follows the published stage until the step is over.
+    fn work(&self) {
+        let _abort = AbortOnUnwind(&self.aborted);
+        let mut seen = NOT_STARTED;
+        loop {
+            let mut spins = 0;
+            let stage = loop {
+                let current = self.current.load(Ordering::Acquire);
+                if current != seen {
+                    break current;
+                }
+                back_off(&mut spins);
+            };
+            if stage == FINISHED {
+                return;
+            }
+            self.run_blocks(stage as usize);
+            seen = stage;
+        }
+    }
+
+    /// Claims and runs blocks of `stage` until none is left.
+    fn run_blocks(&self, stage: usize) {
+        let counter = &self.counters[stage];
+        loop {
+            let block = counter.next_block.fetch_add(1, Ordering::Relaxed);
+            if block >= counter.block_count {
+                return;
+            }
+            (self.run_block)(stage, block);
+            counter.done_blocks.fetch_add(1, Ordering::Release);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// Records, per stage, how often each block ran, and checks at every block that the
+    /// previous stage was complete when it started.
+    struct Recorder {
+        runs: Vec<Vec<AtomicU32>>,
+        order_violations: AtomicU32,
+    }
+
+    impl Recorder {
+        fn new(block_counts: &[u32]) -> Recorder {
+            Recorder {
+                runs: block_counts
+                    .iter()
+                    .map(|&n| (0..n).map(|_| AtomicU32::new(0)).collect())
+                    .collect(),
+                order_violations: AtomicU32::new(0),
+            }
+        }
+
+        fn run(&self, stage: usize, block: u32) {
+            let previous_complete = stage == 0
+                || self.runs[stage - 1]
+                    .iter()
+                    .all(|r| r.load(Ordering::Acquire) == 1);
+            let later_started = self.runs[stage + 1..]
+                .iter()
+                .flatten()
+                .any(|r| r.load(Ordering::Acquire) != 0);
+            if !previous_complete || later_started {
+                self.order_violations.fetch_add(1, Ordering::Relaxed);
+            }
+            // A little work, so that several threads overlap within a stage.
+            std::hint::black_box((0..200u32).sum::<u32>());
+            self.runs[stage][block as usize].fetch_add(1, Ordering::Release);
+        }
+    }
+
+    /// Collects the observer's calls.
+    struct Log(Vec<(usize, bool)>);
+
+    impl StageObserver for Log {
+        fn stage_started(&mut self, stage: usize) {
+            self.0.push((stage, true));
+        }
+        fn stage_finished(&mut self, stage: usize) {
+            self.0.push((stage, false));
+        }
+    }
+
+    fn block_counts() -> Vec<u32> {
+        // Mixed sizes, including empty stages and single-block (serial) ones.
+        (0..300u32)
+            .map(|s| [0, 1, 3, 17, 64][s as usize % 5])
+            .collect()
+    }
+
+    #[test]
+    fn every_block_runs_once_in_stage_order_for_1_to_4_workers() {
+        let counts = block_counts();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(4)
+            .build()
+            .unwrap();
+        let mut executor = StagedExecutor::new();
+        for workers in 1..=4 {
+            for _ in 0..3 {
+                let recorder = Recorder::new(&counts);
+                let mut log = Log(Vec::new());
+                pool.install(|| {
+                    executor.run(
+                        workers,
+                        counts.iter().copied(),
+                        &|s, b| recorder.run(s, b),
+                        &mut log,
+                    )
+                });
+                assert_eq!(recorder.order_violations.load(Ordering::Relaxed), 0);
+                for (stage, runs) in recorder.runs.iter().enumerate() {
+                    for (block, r) in runs.iter().enumerate() {
+                        let n = r.load(Ordering::Relaxed);
+                        assert_eq!(
+                            n, 1,
+                            "workers {workers}: stage {stage} block {block} ran {n}×"
+                        );
+                    }
+                }
+                let expected: Vec<(usize, bool)> = (0..counts.len())
+                    .flat_map(|s| [(s, true), (s, false)])
+                    .collect();
+                assert_eq!(log.0, expected);
+            }
+        }
+    }
+
+    #[test]
+    fn more_workers_than_pool_threads_still_finish() {
+        // The global pool may have fewer threads than workers: spawned workers that never get a
+        // thread simply find the step finished when they start.
+        let counts = block_counts();
+        let recorder = Recorder::new(&counts);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            StagedExecutor::new().run(
+                6,
+                counts.iter().copied(),
+                &|s, b| recorder.run(s, b),
+                &mut (),
+            )
+        });
+        let total: u32 = recorder
+            .runs
+            .iter()
+            .flatten()
+            .map(|r| r.load(Ordering::Relaxed))
+            .sum();
+        assert_eq!(total, counts.iter().sum::<u32>());
+        assert_eq!(recorder.order_violations.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn a_panicking_block_is_reported_not_deadlocked() {
+        let ran_after = Mutex::new(Vec::new());
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            StagedExecutor::new().run(
+                2,
+                [8, 8, 8],
+                &|s, b| {
+                    if s == 1 && b == 5 {
+                        panic!("block failed");
+                    }
+                    if s == 2 {
+                        ran_after.lock().unwrap().push(b);
+                    }
+                },
+                &mut (),
+            )
+        }));
+        assert!(result.is_err());
+        assert!(ran_after.lock().unwrap().is_empty());
+    }
+}

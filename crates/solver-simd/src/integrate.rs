@@ -1,0 +1,256 @@
+//! Body integration: the start of a step, velocities, positions, and the final pose.
+//!
+//! The solver integrates with symplectic (semi-implicit) Euler per substep `h`:
+//!
+//! ```text
+//!   v ← (v + h·(g·gravity_scale + F/m)) then damped;   ω ← ω + h·τ/I then damped
+//!   Δp ← Δp + h·v;                                      Δq ← integrate(Δq, h·ω)
+//! ```
+//!
+//! Positions are not written during the substeps: each body accumulates its displacement
+//! `Δp` and rotation `Δq` since the start of the step in its hot [`BodyState`], which is all the
+//! contact passes need to track separation. [`finalize_bodies`] composes them with the pose at
+//! the start of the step (`center0`, `rotation0`) once at the end.
+//!
+//! **Damping** is the implicit form of `dv/dt = −c·v`: `v₂ = v₁ − h·c·v₂`, so
+//! `v₂ = v₁ / (1 + h·c)`, which never overshoots zero however large `h·c` is. It multiplies the
+//! velocity carried into the substep; the forces' increment of the same substep is added
+//! undamped.
+//!
+//! **Error of the integrator.** Under constant gravity from rest, after `N` substeps
+//! (`t = N·h`) the velocity is `v = Σ h·g = g·t` exactly (up to float rounding of the sum),
+//! and the displacement is `Σ_{k=1..N} h·(k·h·g) = g·h²·N(N+1)/2 = ½·g·t² + ½·g·t·h`: symplectic
+//! Euler overshoots the exact parabola by the first-order term `½·g·t·h`.
+//!
+//! **Clamps.** The linear speed is clamped to `max_linear_speed`, and the angular speed so that
+//! a body turns at most [`MAX_ROTATION_PER_SUBSTEP`] radians per substep. The rotation update
+//! `normalize(q + h·ω·q⊥)` turns by `atan(h·ω)` rather than `h·ω`; the clamp keeps that error
+//! bounded (at the limit, π/4 becomes atan(π/4) ≈ 0.67).
+//!
+//! Kinematic bodies (awake, not [`body_flags::DYNAMIC`]) skip velocity integration — no gravity,
+//! no forces, no damping — but move with their velocity like every awake body.
+
+use core_soa::{BodySim, BodyState, Rot, Vec2, body_flags};
+
+/// The largest rotation (radians) a body may turn in one substep: a quarter of π.
+pub const MAX_ROTATION_PER_SUBSTEP: f32 = 0.25 * std::f32::consts::PI;
+
+/// What velocity integration needs from the step.
+#[derive(Clone, Copy, Debug)]
+pub struct VelocityIntegration {
+    /// The substep (s).
+    pub h: f32,
+    pub gravity: Vec2,
+    pub max_linear_speed: f32,
+}
+
+/// Starts a step: records each body's pose as the step's start pose and zeroes its
+/// accumulated displacement. `states` and `sims` are parallel slices.
+pub fn begin_step(states: &mut [BodyState], sims: &mut [BodySim]) {
+    debug_assert_eq!(states.len(), sims.len());
+    for (state, sim) in states.iter_mut().zip(sims.iter_mut()) {
+        state.delta_position = Vec2::ZERO;
+        state.delta_rotation = Rot::IDENTITY;
+        sim.center0 = sim.center;
+        sim.rotation0 = sim.transform.q;
+    }
+}
+
+/// Applies gravity, forces and damping over one substep to the dynamic bodies, then clamps
+/// their speeds.
+pub fn integrate_velocities(
+    states: &mut [BodyState],
+    sims: &[BodySim],
+    step: &VelocityIntegration,
+) {
+    debug_assert_eq!(states.len(), sims.len());
+    let h = step.h;
+    let max_angular_speed = MAX_ROTATION_PER_SUBSTEP / h;
+    for (state, sim) in states.iter_mut().zip(sims.iter()) {
+        if state.flags & body_flags::DYNAMIC == 0 {
+            continue;
+        }
+        let linear_increment = h * (sim.gravity_scale * step.gravity + sim.inv_mass * sim.force);
+        let angular_increment = h * sim.inv_inertia * sim.torque;
+        let linear_damping = 1.0 / (1.0 + h * sim.linear_damping);
+        let angular_damping = 1.0 / (1.0 + h * sim.angular_damping);
+        let mut v = linear_increment + linear_damping * state.linear_velocity;
+        let mut w = angular_increment + angular_damping * state.angular_velocity;
+        if v.dot(v) > step.max_linear_speed * step.max_linear_speed {
+            v = step.max_linear_speed * v.normalize_or_zero();
+        }
+        if w * w > max_angular_speed * max_angular_speed {
+            w = max_angular_speed.copysign(w);
+        }
+        state.linear_velocity = v;
+        state.angular_velocity = w;
+    }
+}
+
+/// Moves every awake body by its velocity over one substep of `h` seconds.
+pub fn integrate_positions(states: &mut [BodyState], h: f32) {
+    for state in states.iter_mut() {
+        state.delta_rotation = state.delta_rotation.integrate(h * state.angular_velocity);
+        state.delta_position += h * state.linear_velocity;
+    }
+}
+
+/// Ends a step: writes each body's centre of mass and transform from the start pose and the
+/// accumulated displacement, and clears its force and torque. The displacement stays in the
+/// state for the caller (AABB growth, sleep, continuous collision).
+///
+/// A body whose velocity or displacement is no longer finite (a numerical blow-up) is not
+/// moved: it keeps its start pose, its velocity and displacement are zeroed, and its index
+/// (`first_index` + its position in the slice) is pushed to `non_finite`, so that one bad body
+/// is reported instead of spreading NaN through the World.
+pub fn finalize_bodies(
+    states: &mut [BodyState],
+    sims: &mut [BodySim],
+    first_index: u32,
+    non_finite: &mut Vec<u32>,
+) {
+    debug_assert_eq!(states.len(), sims.len());
+    for (offset, (state, sim)) in states.iter_mut().zip(sims.iter_mut()).enumerate() {
+        if !state_is_finite(state) {
+            non_finite.push(first_index + offset as u32);
+            state.linear_velocity = Vec2::ZERO;
+            state.angular_velocity = 0.0;
+            state.delta_position = Vec2::ZERO;
+            state.delta_rotation = Rot::IDENTITY;
+        }
+        let q = state.delta_rotation.mul(sim.rotation0).normalize();
+        sim.center = sim.center0 + state.delta_position;
+        sim.transform.q = q;
+        sim.transform.p = sim.center - q.rotate(sim.local_center);
+        sim.force = Vec2::ZERO;
+        sim.torque = 0.0;
+    }
+}
+
+/// True when the velocity and the step's displacement are all finite.
+#[inline]
+pub fn state_is_finite(state: &BodyState) -> bool {
+    state.linear_velocity.is_finite()
+        && state.angular_velocity.is_finite()
+        && state.delta_position.is_finite()
+        && state.delta_rotation.c.is_finite()
+        && state.delta_rotation.s.is_finite()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn falling_body() -> (BodyState, BodySim) {
+        let state = BodyState {
+            flags: body_flags::DYNAMIC,
+            ..BodyState::IDENTITY
+        };
+        let sim = BodySim {
+            mass: 2.0,
+            inv_mass: 0.5,
+            inertia: 1.0,
+            inv_inertia: 1.0,
+            ..BodySim::default()
+        };
+        (state, sim)
+    }
+
+    fn step(h: f32) -> VelocityIntegration {
+        VelocityIntegration {
+            h,
+            gravity: Vec2::new(0.0, -10.0),
+            max_linear_speed: 400.0,
+        }
+    }
+
+    #[test]
+    fn implicit_damping_divides_by_one_plus_hc() {
+        let (mut state, mut sim) = falling_body();
+        state.linear_velocity = Vec2::new(6.0, 0.0);
+        state.angular_velocity = 3.0;
+        sim.linear_damping = 2.0;
+        sim.angular_damping = 8.0;
+        sim.gravity_scale = 0.0;
+        let (mut states, sims) = ([state], [sim]);
+        integrate_velocities(&mut states, &sims, &step(0.25));
+        assert!((states[0].linear_velocity.x - 6.0 / 1.5).abs() < 1e-6);
+        assert!((states[0].angular_velocity - 3.0 / 3.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn forces_and_clamps() {
+        let (mut state, mut sim) = falling_body();
+        sim.force = Vec2::new(4.0, 20.0); // with m = 2: a = (2, 10), cancels gravity in y
+        sim.torque = 2.0;
+        state.angular_velocity = 0.0;
+        let (mut states, sims) = ([state], [sim]);
+        integrate_velocities(&mut states, &sims, &step(0.5));
+        assert!((states[0].linear_velocity - Vec2::new(1.0, 0.0)).length() < 1e-6);
+        assert!((states[0].angular_velocity - 1.0).abs() < 1e-6);
+        states[0].linear_velocity = Vec2::new(300.0, 400.0);
+        states[0].angular_velocity = -100.0;
+        sim.force = Vec2::ZERO;
+        sim.torque = 0.0;
+        sim.gravity_scale = 0.0;
+        integrate_velocities(&mut states, &[sim], &step(0.5));
+        assert!((states[0].linear_velocity - Vec2::new(240.0, 320.0)).length() < 1e-3);
+        assert!((states[0].angular_velocity + MAX_ROTATION_PER_SUBSTEP / 0.5).abs() < 1e-6);
+    }
+
+    #[test]
+    fn kinematic_ignores_gravity_but_moves() {
+        let (mut state, sim) = falling_body();
+        state.flags = body_flags::KINEMATIC;
+        state.linear_velocity = Vec2::new(1.0, 0.0);
+        let (mut states, mut sims) = ([state], [sim]);
+        begin_step(&mut states, &mut sims);
+        integrate_velocities(&mut states, &sims, &step(0.1));
+        integrate_positions(&mut states, 0.1);
+        finalize_bodies(&mut states, &mut sims, 0, &mut Vec::new());
+        assert_eq!(states[0].linear_velocity, Vec2::new(1.0, 0.0));
+        assert!((sims[0].center - Vec2::new(0.1, 0.0)).length() < 1e-7);
+    }
+
+    #[test]
+    fn finalize_places_origin_from_centre_of_mass() {
+        let (state, mut sim) = falling_body();
+        sim.local_center = Vec2::new(1.0, 0.0);
+        sim.center = Vec2::new(5.0, 0.0);
+        sim.transform.p = Vec2::new(4.0, 0.0);
+        let (mut states, mut sims) = ([state], [sim]);
+        begin_step(&mut states, &mut sims);
+        // Ten substeps of 1 ms at ω = 50π rad/s: π/20 rad each.
+        states[0].angular_velocity = 50.0 * std::f32::consts::PI;
+        for _ in 0..10 {
+            integrate_positions(&mut states, 0.001);
+        }
+        finalize_bodies(&mut states, &mut sims, 0, &mut Vec::new());
+        let angle = sims[0].transform.q.angle();
+        // Each first-order rotation update turns by atan(π/20) rather than π/20.
+        let expected = 10.0 * (std::f32::consts::PI / 20.0).atan();
+        assert!((angle - expected).abs() < 1e-5, "{angle} vs {expected}");
+        let expected_p = sims[0].center - sims[0].transform.q.rotate(Vec2::new(1.0, 0.0));
+        assert!((sims[0].transform.p - expected_p).length() < 1e-6);
+        assert_eq!(sims[0].center, Vec2::new(5.0, 0.0));
+        assert_eq!(sims[0].force, Vec2::ZERO);
+    }
+
+    #[test]
+    fn non_finite_body_is_reported_and_kept_in_place() {
+        let (state, sim) = falling_body();
+        let (mut states, mut sims) = ([state; 3], [sim; 3]);
+        sims[1].center = Vec2::new(2.0, 3.0);
+        sims[1].transform.p = Vec2::new(2.0, 3.0);
+        begin_step(&mut states, &mut sims);
+        states[1].linear_velocity = Vec2::new(f32::NAN, 0.0);
+        integrate_positions(&mut states, 0.01);
+        let mut non_finite = Vec::new();
+        finalize_bodies(&mut states, &mut sims, 10, &mut non_finite);
+        assert_eq!(non_finite, vec![11]);
+        assert_eq!(sims[1].center, Vec2::new(2.0, 3.0));
+        assert_eq!(sims[1].transform.p, Vec2::new(2.0, 3.0));
+        assert_eq!(states[1].linear_velocity, Vec2::ZERO);
+        assert!(state_is_finite(&states[0]) && state_is_finite(&states[2]));
+    }
+}
