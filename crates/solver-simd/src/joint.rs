@@ -50,9 +50,11 @@
 //! Accumulated impulses ([`JointImpulses`]) are per substep, like the contacts': an impulse that
 //! holds a weight for `h` seconds. They persist across steps for warm starting — a caller keeps
 //! each joint's `impulses` between steps (or keeps the whole [`JointConstraint`]) and hands them
-//! back. The force and torque the joint applies to body B are therefore the impulses over the
-//! substep, `λ/h` ([`JointConstraint::reaction`]); breakable joints compare them with their
-//! thresholds after the step.
+//! back. Preparation drops the impulses of rows the current settings do not solve (a motor,
+//! limit or spring switched off since the last step), which would otherwise go on being warm
+//! started with nothing to correct them. The force and torque the joint applies to body B are
+//! the impulses over the substep, `λ/h` ([`JointConstraint::reaction`]); breakable joints
+//! compare them with their thresholds after the step.
 //!
 //! ## Mass ratios
 //!
@@ -271,9 +273,11 @@ impl JointParams {
     }
 }
 
-/// What a pass needs besides the joint and the bodies.
+/// What a pass over one joint reads besides its impulses and bodies: the joint's prepared data
+/// and the pass's constants.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct PassContext {
+pub(crate) struct PassContext<'a> {
+    pub prepared: &'a JointPrepared,
     pub h: f32,
     pub inv_h: f32,
     pub use_bias: bool,
@@ -434,19 +438,20 @@ impl JointConstraint {
     pub fn solve(&mut self, states: &mut [BodyState], params: &JointParams, use_bias: bool) {
         let mut pair = self.load(states);
         let pass = PassContext {
+            prepared: &self.prepared,
             h: params.h,
             inv_h: params.inv_h,
             use_bias,
         };
-        let (p, i) = (&self.prepared, &mut self.impulses);
+        let i = &mut self.impulses;
         match &self.kind {
-            JointKind::Distance(j) => j.solve(p, i, &mut pair, &pass),
-            JointKind::Revolute(j) => j.solve(p, i, &mut pair, &pass),
-            JointKind::Prismatic(j) => j.solve(p, i, &mut pair, &pass),
-            JointKind::Weld(j) => j.solve(p, i, &mut pair, &pass),
-            JointKind::Wheel(j) => j.solve(p, i, &mut pair, &pass),
-            JointKind::Motor(j) => j.solve(p, i, &mut pair, &pass),
-            JointKind::Target(j) => j.solve(p, i, &mut pair, &pass),
+            JointKind::Distance(j) => j.solve(i, &mut pair, &pass),
+            JointKind::Revolute(j) => j.solve(i, &mut pair, &pass),
+            JointKind::Prismatic(j) => j.solve(i, &mut pair, &pass),
+            JointKind::Weld(j) => j.solve(i, &mut pair, &pass),
+            JointKind::Wheel(j) => j.solve(i, &mut pair, &pass),
+            JointKind::Motor(j) => j.solve(i, &mut pair, &pass),
+            JointKind::Target(j) => j.solve(i, &mut pair, &pass),
         }
         pair.store(states, self.body_a.index, self.body_b.index);
     }
@@ -648,4 +653,20 @@ pub(crate) fn spring_softness(
 /// `impulse` if its row is solved, else 0.
 pub(crate) fn kept(solved: bool, impulse: f32) -> f32 {
     if solved { impulse } else { 0.0 }
+}
+
+/// The spring, motor and limit impulses of `i`, each kept only if its row is switched on, with
+/// zero linear and angular impulses for the kind to fill in.
+pub(crate) fn switched_impulses(
+    i: &JointImpulses,
+    (spring, motor, limit): (bool, bool, bool),
+) -> JointImpulses {
+    JointImpulses {
+        linear: Vec2::ZERO,
+        angular: 0.0,
+        spring: kept(spring, i.spring),
+        motor: kept(motor, i.motor),
+        lower: kept(limit, i.lower),
+        upper: kept(limit, i.upper),
+    }
 }

@@ -24,7 +24,8 @@
 
 use super::rows::{AxialRow, JointPair, RowTerms, ScalarRow, solve_limits, solve_motor, solve_row};
 use super::{JointError, JointImpulses, JointParams, JointPrepared, PassContext};
-use super::{check_motor, check_non_negative, check_range, check_spring, kept, spring_softness};
+use super::{check_motor, check_non_negative, check_range, check_spring, kept};
+use super::{spring_softness, switched_impulses};
 use core_soa::{Vec2, cross};
 
 /// The shortest length a distance joint keeps (m).
@@ -76,9 +77,16 @@ impl DistanceJoint {
         check_non_negative(KIND, "length", self.length)?;
         check_spring(KIND, self.hertz, self.damping_ratio)?;
         check_non_negative(KIND, "min_length", self.min_length)?;
-        let limits = (("min_length", self.min_length), ("max_length", self.max_length));
+        let limits = (
+            ("min_length", self.min_length),
+            ("max_length", self.max_length),
+        );
         check_range(KIND, limits)?;
-        check_motor(KIND, self.motor_speed, ("max_motor_force", self.max_motor_force))
+        check_motor(
+            KIND,
+            self.motor_speed,
+            ("max_motor_force", self.max_motor_force),
+        )
     }
 
     fn rest_length(&self) -> f32 {
@@ -112,11 +120,7 @@ impl DistanceJoint {
         let limited = springy && self.enable_limit;
         JointImpulses {
             linear: Vec2::new(kept(!springy, i.linear.x), 0.0),
-            spring: kept(springy && self.hertz > 0.0, i.spring),
-            motor: kept(self.enable_motor, i.motor),
-            lower: kept(limited, i.lower),
-            upper: kept(limited, i.upper),
-            ..JointImpulses::default()
+            ..switched_impulses(i, (springy && self.hertz > 0.0, self.enable_motor, limited))
         }
     }
 
@@ -127,13 +131,8 @@ impl DistanceJoint {
 
     /// The rows from the least to the most important: spring, motor, limits — or, for a rigid
     /// rod, the length row last.
-    pub(crate) fn solve(
-        &self,
-        p: &JointPrepared,
-        i: &mut JointImpulses,
-        pair: &mut JointPair,
-        pass: &PassContext,
-    ) {
+    pub(crate) fn solve(&self, i: &mut JointImpulses, pair: &mut JointPair, pass: &PassContext) {
+        let p = pass.prepared;
         let (mut row, length) = length_row(pair, p);
         let springy = self.is_springy();
         if springy && self.hertz > 0.0 {
@@ -147,7 +146,7 @@ impl DistanceJoint {
         if springy && self.enable_limit {
             let (min, max) = self.limits();
             let gaps = (length - min, max - length);
-            solve_limits(&mut row, pair, gaps, &p.joint_softness, pass, i);
+            solve_limits(&mut row, pair, gaps, pass, i);
         }
         if !springy {
             let c = length - self.rest_length();
@@ -164,7 +163,10 @@ fn length_row(pair: &JointPair, p: &JointPrepared) -> (AxialRow, f32) {
     let (anchors, d) = pair.current_point(p);
     let length = d.length();
     let axis = if length > 0.0 { d / length } else { p.axis };
-    (AxialRow::through_anchors(axis, anchors, p.axial_mass), length)
+    (
+        AxialRow::through_anchors(axis, anchors, p.axial_mass),
+        length,
+    )
 }
 
 /// The total impulse along the axis on body B.

@@ -18,9 +18,10 @@
 //! the drive itself, not a stabilisation the relax pass should remove. `β = 1` reaches the
 //! target in one substep when the limits allow; smaller values approach it exponentially.
 
-use super::rows::{JointPair, accumulate_bounded, accumulate_within_length};
+use super::rows::{AngularRow, JointPair, accumulate_within_length, solve_motor};
 use super::{JointBody, JointError, JointImpulses, JointPrepared, PassContext};
-use super::{check_finite, check_non_negative};
+use super::{check_finite, check_finite_vec, check_non_negative};
+use crate::softness::Softness;
 use core_soa::{BodySim, Rot, Vec2};
 
 /// Settings of a motor joint.
@@ -53,8 +54,7 @@ impl Default for MotorJoint {
 impl MotorJoint {
     pub(crate) fn validate(&self) -> Result<(), JointError> {
         const KIND: &str = "motor";
-        check_finite(KIND, "linear_offset.x", self.linear_offset.x)?;
-        check_finite(KIND, "linear_offset.y", self.linear_offset.y)?;
+        check_finite_vec(KIND, "linear_offset", self.linear_offset)?;
         check_finite(KIND, "angular_offset", self.angular_offset)?;
         check_non_negative(KIND, "max_force", self.max_force)?;
         check_non_negative(KIND, "max_torque", self.max_torque)?;
@@ -78,31 +78,30 @@ impl MotorJoint {
     }
 
     pub(crate) fn warm_start(&self, p: &JointPrepared, i: &JointImpulses, pair: &mut JointPair) {
-        let anchors = pair.current_anchors(p.anchor_a, p.anchor_b);
-        pair.apply_point(i.linear, anchors.0, anchors.1);
-        pair.apply_angular(i.angular);
+        pair.warm_start_point_and_angle(p, i);
     }
 
-    pub(crate) fn solve(
-        &self,
-        p: &JointPrepared,
-        i: &mut JointImpulses,
-        pair: &mut JointPair,
-        pass: &PassContext,
-    ) {
+    /// The angle row is a motor whose speed removes the fraction `β` of the angle error per
+    /// substep, `speed = −(β/h)·θ`; the point row is the rigid point block with bias
+    /// `(β/h)·d`, written as a softness of bias rate `β/h` and rigid scales.
+    pub(crate) fn solve(&self, i: &mut JointImpulses, pair: &mut JointPair, pass: &PassContext) {
+        let p = pass.prepared;
         let gain = self.correction_factor.clamp(0.0, 1.0) * pass.inv_h;
-        let angle = p.delta_angle + pair.step_relative_angle();
-        let velocity = pair.relative_angular_velocity() + gain * angle;
-        let impulse = -p.angular_mass * velocity;
+        let mut angle_row = AngularRow {
+            mass: p.angular_mass,
+        };
+        let speed = -(gain * pair.joint_angle(p));
         let max_angular = pass.h * self.max_torque;
-        pair.apply_angular(accumulate_bounded(&mut i.angular, impulse, max_angular));
+        solve_motor(&mut angle_row, pair, speed, max_angular, &mut i.angular);
 
-        let (r_a, r_b) = pair.current_anchors(p.anchor_a, p.anchor_b);
-        let d = pair.anchor_separation(r_a, r_b, p.delta_center);
-        let velocity = pair.relative_point_velocity(r_a, r_b) + gain * d;
-        let impulse = -pair.point_matrix(r_a, r_b).solve(velocity);
+        let (anchors, d) = pair.current_point(p);
+        let drive = Softness {
+            bias_rate: gain,
+            ..Softness::RIGID
+        };
+        let impulse = pair.point_increment(anchors, d, Some(&drive), i.linear);
         let max_linear = pass.h * self.max_force;
         let applied = accumulate_within_length(&mut i.linear, impulse, max_linear);
-        pair.apply_point(applied, r_a, r_b);
+        pair.apply_point(applied, anchors.0, anchors.1);
     }
 }

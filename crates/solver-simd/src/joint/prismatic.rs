@@ -18,15 +18,18 @@
 //!
 //! - **Line + angle** (one 2×2 block): `C = (n·d, θ)` with `θ` the joint angle; `K` has
 //!   `k11 = mA⁻¹ + mB⁻¹ + IA⁻¹·s1² + IB⁻¹·s2²`, `k12 = IA⁻¹·s1 + IB⁻¹·s2`, `k22 = IA⁻¹ + IB⁻¹`
-//!   (1 when neither body rotates, so the block stays invertible and the angle row applies
-//!   nothing). Soft with the joint softness in the biased pass, rigid in the relax pass.
-//! - **Axial rows** with effective mass `1/(mA⁻¹ + mB⁻¹ + IA⁻¹·a1² + IB⁻¹·a2²)`: the motor
-//!   (`ẋ = speed`, impulse bounded by `h·max_motor_force`), the spring (`C = x`, rest at the
-//!   frames' coincidence) and the limits `x − lower ≥ 0`, `upper − x ≥ 0`.
+//!   (1 when neither body rotates, so the block stays invertible; the angle row then neither
+//!   applies nor accumulates anything, so no torque is reported). Soft with the joint softness
+//!   in the biased pass, rigid in the relax pass.
+//! - **Axial rows** with effective mass `1/(mA⁻¹ + mB⁻¹ + IA⁻¹·a1² + IB⁻¹·a2²)`: the spring
+//!   (`C = x`, rest at the frames' coincidence), the motor (`ẋ = speed`, impulse bounded by
+//!   `h·max_motor_force`) and the limits `x − lower ≥ 0`, `upper − x ≥ 0`, solved in that
+//!   order before the block, which has the last word.
 
-use super::rows::{JointPair, RowTerms, Sym22, accumulate_bounded, accumulate_non_negative};
+use super::rows::{AxialRow, JointPair, RowTerms, ScalarRow, Sym22};
+use super::rows::{solve_limits, solve_motor, solve_row};
 use super::{JointError, JointImpulses, JointParams, JointPrepared, PassContext};
-use super::{check_finite, check_non_negative, check_range};
+use super::{check_motor, check_range, check_spring, spring_softness, switched_impulses};
 use crate::softness::Softness;
 use core_soa::{Vec2, cross, left_perp};
 
@@ -49,169 +52,188 @@ pub struct PrismaticJoint {
     pub max_motor_force: f32,
 }
 
-/// The axis, its perpendicular, and the lever arms of both, at the bodies' current pose.
+/// The axis and its perpendicular as rows, and the translation and offset along them, at the
+/// bodies' current pose. Shared by the prismatic and wheel joints.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct LineGeometry {
-    /// From anchor A to anchor B.
-    pub d: Vec2,
-    pub axis: Vec2,
-    pub perp: Vec2,
-    /// `u·d`.
+    /// `u·d`: the translation along the axis.
     pub translation: f32,
-    pub a1: f32,
-    pub a2: f32,
-    pub s1: f32,
-    pub s2: f32,
+    /// `n·d`: the offset from the axis.
+    pub offset: f32,
+    /// Along `u`, levers `a1 = (d + rA) × u`, `a2 = rB × u`.
+    pub axial: AxialRow,
+    /// Along `n`, levers `s1 = (d + rA) × n`, `s2 = rB × n`.
+    pub perp: AxialRow,
 }
 
 impl LineGeometry {
     pub fn current(pair: &JointPair, p: &JointPrepared) -> LineGeometry {
-        let (r_a, r_b) = pair.current_anchors(p.anchor_a, p.anchor_b);
-        let d = pair.anchor_separation(r_a, r_b, p.delta_center);
+        let ((r_a, r_b), d) = pair.current_point(p);
         let axis = pair.a.delta_rotation.rotate(p.axis);
         let perp = left_perp(axis);
+        let row = |direction: Vec2| {
+            AxialRow::new(
+                pair,
+                direction,
+                cross(d + r_a, direction),
+                cross(r_b, direction),
+            )
+        };
         LineGeometry {
-            d,
-            axis,
-            perp,
             translation: axis.dot(d),
-            a1: cross(d + r_a, axis),
-            a2: cross(r_b, axis),
-            s1: cross(d + r_a, perp),
-            s2: cross(r_b, perp),
+            offset: perp.dot(d),
+            axial: row(axis),
+            perp: row(perp),
         }
     }
 
-    pub fn axial_velocity(&self, pair: &JointPair) -> f32 {
-        pair.axial_velocity(self.axis, self.a1, self.a2)
+    /// The spring along the axis: `C = x`, rest at zero translation, soft in every pass.
+    pub fn solve_spring(&mut self, softness: &Softness, pair: &mut JointPair, spring: &mut f32) {
+        let terms = RowTerms::spring(softness, self.translation);
+        solve_row(&mut self.axial, pair, &terms, spring);
     }
 
-    pub fn apply_axial(&self, pair: &mut JointPair, impulse: f32) {
-        pair.apply_axial(impulse, self.axis, self.a1, self.a2);
+    /// The translation limits `x − lower ≥ 0` and `upper − x ≥ 0`.
+    pub fn solve_limits(
+        &mut self,
+        (lower, upper): (f32, f32),
+        i: &mut JointImpulses,
+        pair: &mut JointPair,
+        pass: &PassContext,
+    ) {
+        let gaps = (self.translation - lower, upper - self.translation);
+        solve_limits(&mut self.axial, pair, gaps, pass, i);
     }
 
-    pub fn perp_velocity(&self, pair: &JointPair) -> f32 {
-        pair.axial_velocity(self.perp, self.s1, self.s2)
-    }
-
-    pub fn apply_perp(&self, pair: &mut JointPair, impulse: f32) {
-        pair.apply_axial(impulse, self.perp, self.s1, self.s2);
+    /// Applies the carried impulses along the axis and its perpendicular.
+    pub fn warm_start(&mut self, pair: &mut JointPair, axial: f32, perp: f32) {
+        self.axial.apply(pair, axial);
+        self.perp.apply(pair, perp);
     }
 }
 
-/// The translation limits of a prismatic or wheel joint: two one-sided axial rows.
-pub(crate) fn solve_translation_limits(
-    (lower, upper): (f32, f32),
-    g: &LineGeometry,
-    p: &JointPrepared,
-    i: &mut JointImpulses,
-    pair: &mut JointPair,
-    pass: &PassContext,
-) {
-    let mass = pair.axial_mass(g.a1, g.a2);
-    let soft = &p.joint_softness;
-    let lower_terms = RowTerms::limit(soft, g.translation - lower, pass.use_bias, pass.inv_h);
-    let impulse = lower_terms.impulse(mass, g.axial_velocity(pair), i.lower);
-    g.apply_axial(pair, accumulate_non_negative(&mut i.lower, impulse));
-    let upper_terms = RowTerms::limit(soft, upper - g.translation, pass.use_bias, pass.inv_h);
-    let impulse = upper_terms.impulse(mass, -g.axial_velocity(pair), i.upper);
-    g.apply_axial(pair, -accumulate_non_negative(&mut i.upper, impulse));
+/// The translation limits with their field names, for validation.
+pub(crate) fn translation_limits(
+    lower: f32,
+    upper: f32,
+) -> ((&'static str, f32), (&'static str, f32)) {
+    (("lower_translation", lower), ("upper_translation", upper))
+}
+
+/// The linear impulse on body B of the axial and perpendicular impulses, along the prepared
+/// axis and its perpendicular.
+pub(crate) fn line_impulse(p: &JointPrepared, axial: f32, perp: f32) -> Vec2 {
+    axial * p.axis + perp * left_perp(p.axis)
 }
 
 impl PrismaticJoint {
     pub(crate) fn validate(&self) -> Result<(), JointError> {
         const KIND: &str = "prismatic";
-        check_non_negative(KIND, "hertz", self.hertz)?;
-        check_non_negative(KIND, "damping_ratio", self.damping_ratio)?;
+        check_spring(KIND, self.hertz, self.damping_ratio)?;
         check_range(
             KIND,
-            "lower_translation",
-            self.lower_translation,
-            self.upper_translation,
+            translation_limits(self.lower_translation, self.upper_translation),
         )?;
-        check_finite(KIND, "motor_speed", self.motor_speed)?;
-        check_non_negative(KIND, "max_motor_force", self.max_motor_force)
+        check_motor(
+            KIND,
+            self.motor_speed,
+            ("max_motor_force", self.max_motor_force),
+        )
     }
 
     pub(crate) fn prepare(&self, p: &mut JointPrepared, params: &JointParams) {
-        if self.enable_spring {
-            p.spring_softness = Softness::new(self.hertz, self.damping_ratio, params.h);
+        p.spring_softness =
+            spring_softness(self.enable_spring, self.hertz, self.damping_ratio, params);
+    }
+
+    /// Which of the spring, motor and limit rows are on.
+    fn switches(&self) -> (bool, bool, bool) {
+        (self.enable_spring, self.enable_motor, self.enable_limit)
+    }
+
+    /// The impulses of the rows these settings solve (see `JointConstraint::prepare`).
+    pub(crate) fn used_impulses(&self, i: &JointImpulses) -> JointImpulses {
+        JointImpulses {
+            linear: Vec2::new(i.linear.x, 0.0),
+            angular: i.angular,
+            ..switched_impulses(i, self.switches())
         }
     }
 
     pub(crate) fn warm_start(&self, p: &JointPrepared, i: &JointImpulses, pair: &mut JointPair) {
-        let g = LineGeometry::current(pair, p);
-        g.apply_axial(pair, i.spring + i.motor + i.lower - i.upper);
-        g.apply_perp(pair, i.linear.x);
+        LineGeometry::current(pair, p).warm_start(pair, axial_impulse(i), i.linear.x);
         pair.apply_angular(i.angular);
     }
 
-    pub(crate) fn solve(
-        &self,
-        p: &JointPrepared,
-        i: &mut JointImpulses,
-        pair: &mut JointPair,
-        pass: &PassContext,
-    ) {
-        let g = LineGeometry::current(pair, p);
-        let axial_mass = pair.axial_mass(g.a1, g.a2);
-        if self.enable_motor {
-            let impulse = axial_mass * (self.motor_speed - g.axial_velocity(pair));
-            let max_impulse = pass.h * self.max_motor_force;
-            g.apply_axial(pair, accumulate_bounded(&mut i.motor, impulse, max_impulse));
-        }
+    /// Spring, motor, limits, then the line and angle block.
+    pub(crate) fn solve(&self, i: &mut JointImpulses, pair: &mut JointPair, pass: &PassContext) {
+        let p = pass.prepared;
+        let mut g = LineGeometry::current(pair, p);
         if self.enable_spring {
-            let terms = RowTerms::spring(&p.spring_softness, g.translation);
-            let impulse = terms.impulse(axial_mass, g.axial_velocity(pair), i.spring);
-            i.spring += impulse;
-            g.apply_axial(pair, impulse);
+            g.solve_spring(&p.spring_softness, pair, &mut i.spring);
+        }
+        if self.enable_motor {
+            let max_impulse = pass.h * self.max_motor_force;
+            solve_motor(
+                &mut g.axial,
+                pair,
+                self.motor_speed,
+                max_impulse,
+                &mut i.motor,
+            );
         }
         if self.enable_limit {
             let limits = (self.lower_translation, self.upper_translation);
-            solve_translation_limits(limits, &g, p, i, pair, pass);
+            g.solve_limits(limits, i, pair, pass);
         }
-        solve_line_and_angle(&g, p, i, pair, pass);
+        solve_line_and_angle(&mut g, i, pair, pass);
     }
 }
 
 /// The line and angle block: `n·d = 0` and `θ = 0`, solved together.
 fn solve_line_and_angle(
-    g: &LineGeometry,
-    p: &JointPrepared,
+    g: &mut LineGeometry,
     i: &mut JointImpulses,
     pair: &mut JointPair,
     pass: &PassContext,
 ) {
-    let velocity = Vec2::new(g.perp_velocity(pair), pair.relative_angular_velocity());
-    let (ma, mb, ia, ib) = (
-        pair.inv_mass_a,
-        pair.inv_mass_b,
-        pair.inv_inertia_a,
-        pair.inv_inertia_b,
-    );
+    let p = pass.prepared;
+    let velocity = Vec2::new(g.perp.velocity(pair), pair.relative_angular_velocity());
+    let (ia, ib) = (pair.inv_inertia_a, pair.inv_inertia_b);
     let rotational = ia + ib;
+    let (s1, s2) = (g.perp.lever_a, g.perp.lever_b);
     let k = Sym22 {
-        k11: ma + mb + ia * g.s1 * g.s1 + ib * g.s2 * g.s2,
-        k12: ia * g.s1 + ib * g.s2,
+        k11: pair.inv_mass_a + pair.inv_mass_b + ia * s1 * s1 + ib * s2 * s2,
+        k12: ia * s1 + ib * s2,
         k22: if rotational > 0.0 { rotational } else { 1.0 },
     };
     let (bias, terms) = if pass.use_bias {
-        let error = Vec2::new(g.perp.dot(g.d), p.delta_angle + pair.step_relative_angle());
+        let error = Vec2::new(g.offset, pair.joint_angle(p));
         let s = &p.joint_softness;
         (s.bias_rate * error, RowTerms::spring(s, 0.0))
     } else {
         (Vec2::ZERO, RowTerms::RIGID)
     };
     let accumulated = Vec2::new(i.linear.x, i.angular);
-    let impulse = -terms.mass_scale * k.solve(velocity + bias) - terms.impulse_scale * accumulated;
+    let mut impulse =
+        -terms.mass_scale * k.solve(velocity + bias) - terms.impulse_scale * accumulated;
+    if rotational == 0.0 {
+        // Neither body can turn: the angle row moves nothing, so it must not accumulate an
+        // impulse that would be reported as a reaction torque.
+        impulse.y = 0.0;
+    }
     i.linear.x += impulse.x;
     i.angular += impulse.y;
-    g.apply_perp(pair, impulse.x);
+    g.perp.apply(pair, impulse.x);
     pair.apply_angular(impulse.y);
+}
+
+/// The total impulse along the axis on body B.
+fn axial_impulse(i: &JointImpulses) -> f32 {
+    i.spring + i.motor + i.lower - i.upper
 }
 
 /// The linear and angular impulses the joint applies to body B, along the prepared axes.
 pub(crate) fn reaction_impulses(p: &JointPrepared, i: &JointImpulses) -> (Vec2, f32) {
-    let axial = i.spring + i.motor + i.lower - i.upper;
-    (axial * p.axis + i.linear.x * left_perp(p.axis), i.angular)
+    (line_impulse(p, axial_impulse(i), i.linear.x), i.angular)
 }

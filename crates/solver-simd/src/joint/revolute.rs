@@ -40,11 +40,10 @@
 //! within it, so limits should lie inside (−π, π).
 
 use super::rows::{
-    AngularRow, JointPair, RowTerms, ScalarRow, inverse_or_zero, solve_limits, solve_motor,
-    solve_row,
+    JointPair, RowTerms, ScalarRow, inverse_or_zero, solve_limits, solve_motor, solve_row,
 };
 use super::{JointError, JointImpulses, JointParams, JointPrepared, PassContext};
-use super::{check_motor, check_range, check_spring, kept, spring_softness};
+use super::{check_motor, check_range, check_spring, spring_softness, switched_impulses};
 use core_soa::{Vec2, left_perp};
 
 /// Settings of a revolute joint. The default is a free hinge.
@@ -74,9 +73,16 @@ impl RevoluteJoint {
     pub(crate) fn validate(&self) -> Result<(), JointError> {
         const KIND: &str = "revolute";
         check_spring(KIND, self.hertz, self.damping_ratio)?;
-        let limits = (("lower_angle", self.lower_angle), ("upper_angle", self.upper_angle));
+        let limits = (
+            ("lower_angle", self.lower_angle),
+            ("upper_angle", self.upper_angle),
+        );
         check_range(KIND, limits)?;
-        check_motor(KIND, self.motor_speed, ("max_motor_torque", self.max_motor_torque))
+        check_motor(
+            KIND,
+            self.motor_speed,
+            ("max_motor_torque", self.max_motor_torque),
+        )
     }
 
     pub(crate) fn prepare(&self, p: &mut JointPrepared, params: &JointParams) {
@@ -84,15 +90,16 @@ impl RevoluteJoint {
             spring_softness(self.enable_spring, self.hertz, self.damping_ratio, params);
     }
 
+    /// Which of the spring, motor and limit rows are on.
+    fn switches(&self) -> (bool, bool, bool) {
+        (self.enable_spring, self.enable_motor, self.enable_limit)
+    }
+
     /// The impulses of the rows these settings solve (see `JointConstraint::prepare`).
     pub(crate) fn used_impulses(&self, i: &JointImpulses) -> JointImpulses {
         JointImpulses {
             linear: i.linear,
-            spring: kept(self.enable_spring, i.spring),
-            motor: kept(self.enable_motor, i.motor),
-            lower: kept(self.enable_limit, i.lower),
-            upper: kept(self.enable_limit, i.upper),
-            ..JointImpulses::default()
+            ..switched_impulses(i, self.switches())
         }
     }
 
@@ -102,15 +109,10 @@ impl RevoluteJoint {
         pair.apply_angular(angular_impulse(i));
     }
 
-    pub(crate) fn solve(
-        &self,
-        p: &JointPrepared,
-        i: &mut JointImpulses,
-        pair: &mut JointPair,
-        pass: &PassContext,
-    ) {
+    pub(crate) fn solve(&self, i: &mut JointImpulses, pair: &mut JointPair, pass: &PassContext) {
+        let p = pass.prepared;
         if p.angular_mass > 0.0 {
-            self.solve_angle_rows(p, i, pair, pass);
+            self.solve_angle_rows(i, pair, pass);
         }
         let (anchors, separation) = pair.current_point(p);
         let softness = pass.use_bias.then_some(&p.joint_softness);
@@ -119,13 +121,8 @@ impl RevoluteJoint {
 
     /// Spring, motor, limits: each turns the bodies about the hinge, and the point impulses
     /// that keep the hinge together while they do are added to the point block's total.
-    fn solve_angle_rows(
-        &self,
-        p: &JointPrepared,
-        i: &mut JointImpulses,
-        pair: &mut JointPair,
-        pass: &PassContext,
-    ) {
+    fn solve_angle_rows(&self, i: &mut JointImpulses, pair: &mut JointPair, pass: &PassContext) {
+        let p = pass.prepared;
         let mut hinge = HingeTurn::at(pair, p);
         let angle = pair.joint_angle(p);
         if self.enable_spring {
@@ -134,11 +131,17 @@ impl RevoluteJoint {
         }
         if self.enable_motor {
             let max_impulse = pass.h * self.max_motor_torque;
-            solve_motor(&mut hinge, pair, self.motor_speed, max_impulse, &mut i.motor);
+            solve_motor(
+                &mut hinge,
+                pair,
+                self.motor_speed,
+                max_impulse,
+                &mut i.motor,
+            );
         }
         if self.enable_limit {
             let gaps = (angle - self.lower_angle, self.upper_angle - angle);
-            solve_limits(&mut hinge, pair, gaps, &p.joint_softness, pass, i);
+            solve_limits(&mut hinge, pair, gaps, pass, i);
         }
         i.linear += hinge.point_applied;
     }
@@ -183,7 +186,7 @@ impl ScalarRow for HingeTurn {
 
     /// The angle rows' velocity, `ωB − ωA`.
     fn velocity(&self, pair: &JointPair) -> f32 {
-        AngularRow { mass: self.mass }.velocity(pair)
+        pair.relative_angular_velocity()
     }
 
     /// Applies the angular impulse `impulse` to B (and its opposite to A) with the hinge's

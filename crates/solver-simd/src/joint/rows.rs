@@ -314,7 +314,8 @@ impl ScalarRow for AxialRow {
 
     #[inline]
     fn velocity(&self, pair: &JointPair) -> f32 {
-        self.axis.dot(pair.b.linear_velocity - pair.a.linear_velocity)
+        self.axis
+            .dot(pair.b.linear_velocity - pair.a.linear_velocity)
             + self.lever_b * pair.b.angular_velocity
             - self.lever_a * pair.a.angular_velocity
     }
@@ -387,16 +388,17 @@ pub(crate) fn solve_motor(
 /// distances to them, `to_lower = x − lower` and `to_upper = upper − x`. The lower row is
 /// `C = x − lower ≥ 0` along the row; the upper row `C = upper − x ≥ 0` runs against it
 /// (velocity `−Ċ`, impulse applied negated). Each accumulates a non-negative impulse in
-/// `i.lower`/`i.upper` and is speculative while open ([`RowTerms::limit`]).
+/// `i.lower`/`i.upper`, is speculative while open and soft with the joint softness (biased
+/// pass) or rigid (relax pass) once reached ([`RowTerms::limit`]).
 #[inline]
 pub(crate) fn solve_limits(
     row: &mut impl ScalarRow,
     pair: &mut JointPair,
     (to_lower, to_upper): (f32, f32),
-    softness: &Softness,
     pass: &PassContext,
     i: &mut JointImpulses,
 ) {
+    let softness = &pass.prepared.joint_softness;
     let lower = RowTerms::limit(softness, to_lower, pass.use_bias, pass.inv_h);
     let impulse = lower.impulse(row.mass(), row.velocity(pair), i.lower);
     let applied = accumulate_non_negative(&mut i.lower, impulse);

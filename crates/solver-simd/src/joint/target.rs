@@ -19,9 +19,10 @@
 //!   [`TARGET_ANGULAR_HERTZ`], [`TARGET_ANGULAR_DAMPING_RATIO`]) so that a body dragged by an
 //!   off-centre point does not keep spinning about it.
 
-use super::rows::{JointPair, RowTerms, accumulate_within_length, inverse_or_zero};
+use super::rows::solve_row;
+use super::rows::{AngularRow, JointPair, RowTerms, accumulate_within_length, inverse_or_zero};
 use super::{JointBody, JointError, JointImpulses, JointParams, JointPrepared, PassContext};
-use super::{check_finite, check_non_negative};
+use super::{check_finite_vec, check_non_negative};
 use crate::softness::Softness;
 use core_soa::{BodySim, Vec2};
 
@@ -56,8 +57,7 @@ impl Default for TargetJoint {
 impl TargetJoint {
     pub(crate) fn validate(&self) -> Result<(), JointError> {
         const KIND: &str = "target";
-        check_finite(KIND, "target.x", self.target.x)?;
-        check_finite(KIND, "target.y", self.target.y)?;
+        check_finite_vec(KIND, "target", self.target)?;
         check_non_negative(KIND, "hertz", self.hertz)?;
         check_non_negative(KIND, "damping_ratio", self.damping_ratio)?;
         check_non_negative(KIND, "max_force", self.max_force)
@@ -85,26 +85,20 @@ impl TargetJoint {
         pair.b = b_only.b;
     }
 
-    pub(crate) fn solve(
-        &self,
-        p: &JointPrepared,
-        i: &mut JointImpulses,
-        pair: &mut JointPair,
-        pass: &PassContext,
-    ) {
+    pub(crate) fn solve(&self, i: &mut JointImpulses, pair: &mut JointPair, pass: &PassContext) {
+        let p = pass.prepared;
         let mut b_only = only_body_b(pair);
         let damper = RowTerms::spring(&p.angular_softness, 0.0);
-        let impulse = damper.impulse(p.angular_mass, b_only.b.angular_velocity, i.angular);
-        i.angular += impulse;
-        b_only.apply_angular(impulse);
+        let mut spin = AngularRow {
+            mass: p.angular_mass,
+        };
+        solve_row(&mut spin, &mut b_only, &damper, &mut i.angular);
 
         let r_b = b_only.b.delta_rotation.rotate(p.anchor_b);
+        let anchors = (Vec2::ZERO, r_b);
         let separation = b_only.b.delta_position + r_b + p.delta_center;
-        let velocity = b_only.relative_point_velocity(Vec2::ZERO, r_b);
-        let s = &p.spring_softness;
-        let k = b_only.point_matrix(Vec2::ZERO, r_b);
-        let impulse = -s.mass_scale * k.solve(velocity + s.bias_rate * separation)
-            - s.impulse_scale * i.linear;
+        let spring = Some(&p.spring_softness);
+        let impulse = b_only.point_increment(anchors, separation, spring, i.linear);
         let max_impulse = pass.h * self.max_force;
         let applied = accumulate_within_length(&mut i.linear, impulse, max_impulse);
         b_only.apply_point(applied, Vec2::ZERO, r_b);

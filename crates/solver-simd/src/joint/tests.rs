@@ -115,6 +115,61 @@ impl Scene {
     fn reaction(&self, joint: usize) -> JointReaction {
         self.joints[joint].reaction(1.0 / self.h())
     }
+
+    fn velocity(&self, index: u32) -> Vec2 {
+        self.states[index as usize].linear_velocity
+    }
+
+    fn omega(&self, index: u32) -> f32 {
+        self.states[index as usize].angular_velocity
+    }
+
+    fn set_velocity(&mut self, index: u32, linear: Vec2, angular: f32) {
+        let state = &mut self.states[index as usize];
+        state.linear_velocity = linear;
+        state.angular_velocity = angular;
+    }
+
+    /// Joins awake body `index`, at `anchor` (frame orientation 0), to a ground frame at the
+    /// origin.
+    fn join_to_ground(&mut self, kind: JointKind, index: u32, anchor: Vec2) -> usize {
+        let b = self.side(index, anchor, 0.0);
+        self.add_joint(kind, ground(Vec2::ZERO, 0.0), b)
+    }
+
+    /// Two free bodies thrown at each other: A (2 kg) at (−0.5, 0) moving at (1, 2) m/s and
+    /// spinning at 3 rad/s; B (1 kg) at `b_center`, turned by `b_angle`, moving at
+    /// (−2, 0.5) m/s and spinning at `b_spin`.
+    fn thrown_pair(&mut self, b_center: Vec2, b_angle: f32, b_spin: f32) -> (u32, u32) {
+        let a = self.add_body(Vec2::new(-0.5, 0.0), 0.0, 2.0, 0.3);
+        let b = self.add_body(b_center, b_angle, 1.0, 0.1);
+        self.set_velocity(a, Vec2::new(1.0, 2.0), 3.0);
+        self.set_velocity(b, Vec2::new(-2.0, 0.5), b_spin);
+        (a, b)
+    }
+
+    /// The total linear momentum of the bodies.
+    fn momentum(&self) -> Vec2 {
+        self.sims
+            .iter()
+            .zip(&self.states)
+            .map(|(sim, state)| sim.mass * state.linear_velocity)
+            .sum()
+    }
+
+    /// The world position of a joint side's anchor now.
+    fn anchor_position(&self, side: &JointBody) -> Vec2 {
+        match self.sims.get(side.index as usize) {
+            Some(sim) => sim.transform.apply(side.local_frame.p),
+            None => side.fixed_pose.apply(side.local_frame.p),
+        }
+    }
+
+    /// The distance between a joint's two anchors now: zero for a hinge that holds.
+    fn anchor_gap(&self, joint: usize) -> f32 {
+        let joint = &self.joints[joint];
+        (self.anchor_position(&joint.body_b) - self.anchor_position(&joint.body_a)).length()
+    }
 }
 
 /// A static body at the origin with its frame at `anchor` (world), orientation `frame_angle`.
@@ -189,15 +244,13 @@ fn revolute_compound_pendulum_period() {
     let start = length * Vec2::new(amplitude.sin(), -amplitude.cos());
     let bob = scene.add_body(start, amplitude, m, inertia);
     // The pivot is `length` above the centre in the box's own frame.
-    let b = scene.side(bob, Vec2::new(0.0, length), 0.0);
-    let hinge = RevoluteJoint::default();
-    scene.add_joint(JointKind::Revolute(hinge), ground(Vec2::ZERO, 0.0), b);
+    let hinge = JointKind::Revolute(RevoluteJoint::default());
+    let joint = scene.join_to_ground(hinge, bob, Vec2::new(0.0, length));
     let mut samples = Vec::new();
     let mut worst_gap: f32 = 0.0;
     scene.run(10.0, |s| {
         samples.push((s.time, s.center(bob).x));
-        let pivot = s.sims[bob as usize].transform.apply(Vec2::new(0.0, length));
-        worst_gap = worst_gap.max(pivot.length());
+        worst_gap = worst_gap.max(s.anchor_gap(joint));
     });
     let measured = period_from_crossings(&zero_crossings(&samples));
     let i_pivot = inertia + m * length * length;
@@ -226,15 +279,14 @@ fn revolute_motor_reaches_its_speed_with_enough_torque() {
         max_motor_torque: torque,
         ..RevoluteJoint::default()
     };
-    let b = scene.side(wheel, Vec2::ZERO, 0.0);
-    let joint = scene.add_joint(JointKind::Revolute(motor), ground(Vec2::ZERO, 0.0), b);
+    let joint = scene.join_to_ground(JointKind::Revolute(motor), wheel, Vec2::ZERO);
     scene.run(0.1, |_| {});
     // After 0.1 s at τ/I = 20 rad/s²: 2 rad/s, well before saturation at 0.15 s.
-    let omega = scene.states[wheel as usize].angular_velocity;
+    let omega = scene.omega(wheel);
     assert!((omega - 2.0).abs() < 0.02 * 2.0, "ω(0.1 s) = {omega}");
     assert!((scene.reaction(joint).torque - torque).abs() < 1e-3 * torque);
     scene.run(0.9, |_| {});
-    let omega = scene.states[wheel as usize].angular_velocity;
+    let omega = scene.omega(wheel);
     assert!((omega - speed).abs() < 1e-3 * speed, "ω(1 s) = {omega}");
     // At speed the motor only holds: no torque is needed.
     assert!(scene.reaction(joint).torque.abs() < 1e-2);
@@ -252,10 +304,9 @@ fn revolute_motor_stalls_under_a_heavier_load() {
         max_motor_torque: 5.0,
         ..RevoluteJoint::default()
     };
-    let b = scene.side(arm, Vec2::new(-1.0, 0.0), 0.0);
-    let joint = scene.add_joint(JointKind::Revolute(motor), ground(Vec2::ZERO, 0.0), b);
+    let joint = scene.join_to_ground(JointKind::Revolute(motor), arm, Vec2::new(-1.0, 0.0));
     scene.run(0.25, |_| {});
-    let omega = scene.states[arm as usize].angular_velocity;
+    let omega = scene.omega(arm);
     assert!(omega < 0.0, "the arm should be falling, ω = {omega}");
     assert!(scene.angle(arm) < -0.05, "angle {}", scene.angle(arm));
     // The motor is saturated at its limit.
@@ -268,8 +319,7 @@ fn revolute_limit_holds_under_gravity() {
     // The arm starts horizontal, swinging down at 3 rad/s, and the lower limit is −30°.
     let mut scene = Scene::new(G);
     let arm = scene.add_body(Vec2::new(1.0, 0.0), 0.0, 1.0, box_inertia(1.0, 0.1, 0.1));
-    scene.states[arm as usize].angular_velocity = -3.0;
-    scene.states[arm as usize].linear_velocity = Vec2::new(0.0, -3.0);
+    scene.set_velocity(arm, Vec2::new(0.0, -3.0), -3.0);
     let lower = -30.0_f32.to_radians();
     let limited = RevoluteJoint {
         enable_limit: true,
@@ -277,8 +327,7 @@ fn revolute_limit_holds_under_gravity() {
         upper_angle: 30.0_f32.to_radians(),
         ..RevoluteJoint::default()
     };
-    let b = scene.side(arm, Vec2::new(-1.0, 0.0), 0.0);
-    scene.add_joint(JointKind::Revolute(limited), ground(Vec2::ZERO, 0.0), b);
+    scene.join_to_ground(JointKind::Revolute(limited), arm, Vec2::new(-1.0, 0.0));
     let mut lowest = f32::MAX;
     scene.run(3.0, |s| lowest = lowest.min(s.angle(arm)));
     let tolerance = 0.5_f32.to_radians();
@@ -362,10 +411,9 @@ fn prismatic_motor_drives_at_its_speed() {
         max_motor_force: 100.0,
         ..PrismaticJoint::default()
     };
-    let b = scene.side(block, Vec2::ZERO, 0.0);
-    scene.add_joint(JointKind::Prismatic(motor), ground(Vec2::ZERO, 0.0), b);
+    scene.join_to_ground(JointKind::Prismatic(motor), block, Vec2::ZERO);
     scene.run(1.0, |_| {});
-    let v = scene.states[block as usize].linear_velocity;
+    let v = scene.velocity(block);
     assert!((v.x - 0.5).abs() < 1e-4 && v.y.abs() < 1e-6, "v = {v}");
     // The motor adds at most h·F = 0.417 N·s per substep, so the speed runs 0.208, 0.417,
     // then 0.5 m/s; symplectic Euler moves by h·v after each, so the body lags the ideal
@@ -384,26 +432,48 @@ fn prismatic_motor_drives_at_its_speed() {
     );
 }
 
-/// Oscillation frequency of a mass on a distance spring with no damping.
-#[test]
-fn distance_spring_oscillates_at_its_frequency() {
+/// The oscillation frequency of a 2 kg mass on `spring` (rest length 1 m), released from
+/// 1.1 m with no gravity, measured from 3 s of zero crossings.
+fn distance_spring_frequency(spring: DistanceJoint) -> f32 {
     let mut scene = Scene::new(0.0);
-    let hertz = 2.0;
     let bob = scene.add_body(Vec2::new(1.1, 0.0), 0.0, 2.0, 0.1);
-    let spring = DistanceJoint {
-        length: 1.0,
-        enable_spring: true,
-        hertz,
-        damping_ratio: 0.0,
-        ..DistanceJoint::default()
-    };
-    let b = scene.side(bob, Vec2::ZERO, 0.0);
-    scene.add_joint(JointKind::Distance(spring), ground(Vec2::ZERO, 0.0), b);
+    scene.join_to_ground(JointKind::Distance(spring), bob, Vec2::ZERO);
     let mut samples = Vec::new();
     scene.run(3.0, |s| {
         samples.push((s.time, s.center(bob).length() - 1.0))
     });
-    let measured = 1.0 / period_from_crossings(&zero_crossings(&samples));
+    1.0 / period_from_crossings(&zero_crossings(&samples))
+}
+
+/// An undamped 2 Hz spring of rest length 1 m.
+fn undamped_2hz() -> DistanceJoint {
+    DistanceJoint {
+        length: 1.0,
+        enable_spring: true,
+        hertz: 2.0,
+        damping_ratio: 0.0,
+        ..DistanceJoint::default()
+    }
+}
+
+#[test]
+fn distance_spring_oscillates_at_its_frequency() {
+    let measured = distance_spring_frequency(undamped_2hz());
+    let hertz = undamped_2hz().hertz;
+    let error = (measured - hertz).abs() / hertz;
+    assert!(error < 0.02, "{measured} Hz vs {hertz} Hz ({error})");
+}
+
+#[test]
+fn distance_spring_ignores_limits_that_are_off() {
+    // Limits pinned at the rest length but switched off leave the spring a spring.
+    let pinned_but_off = DistanceJoint {
+        min_length: 1.0,
+        max_length: 1.0,
+        ..undamped_2hz()
+    };
+    let measured = distance_spring_frequency(pinned_but_off);
+    let hertz = pinned_but_off.hertz;
     let error = (measured - hertz).abs() / hertz;
     assert!(error < 0.02, "{measured} Hz vs {hertz} Hz ({error})");
 }
@@ -420,11 +490,10 @@ fn rigid_distance_keeps_its_length_through_a_full_swing() {
     // δ = g·h/(mass_scale·bias_rate) = 1.35 mm with the static joint softness (60 Hz, ζ = 5).
     let mut scene = Scene::new(G);
     let bob = scene.add_body(Vec2::new(1.0, 0.0), 0.0, 1.0, 0.01);
-    let b = scene.side(bob, Vec2::ZERO, 0.0);
-    let joint = scene.add_joint(
+    let joint = scene.join_to_ground(
         JointKind::Distance(DistanceJoint::default()),
-        ground(Vec2::ZERO, 0.0),
-        b,
+        bob,
+        Vec2::ZERO,
     );
     let (mut worst, mut peak_force) = (0.0_f32, 0.0_f32);
     scene.run(3.0, |s| {
@@ -450,11 +519,10 @@ fn weld_holds_a_cantilever_with_small_sag() {
     // A 1 m × 0.1 m, 1 kg beam welded at its left end to the ground, held horizontal.
     let mut scene = Scene::new(G);
     let beam = scene.add_body(Vec2::new(0.5, 0.0), 0.0, 1.0, box_inertia(1.0, 1.0, 0.1));
-    let b = scene.side(beam, Vec2::new(-0.5, 0.0), 0.0);
-    let joint = scene.add_joint(
+    let joint = scene.join_to_ground(
         JointKind::Weld(WeldJoint::default()),
-        ground(Vec2::ZERO, 0.0),
-        b,
+        beam,
+        Vec2::new(-0.5, 0.0),
     );
     scene.run(2.0, |_| {});
     let sag = -scene.center(beam).y;
@@ -484,8 +552,7 @@ fn soft_weld_bends_by_the_spring_deflection() {
         linear_damping_ratio: 1.0,
         ..WeldJoint::default()
     };
-    let b = scene.side(bob, Vec2::ZERO, 0.0);
-    scene.add_joint(JointKind::Weld(soft), ground(Vec2::ZERO, 0.0), b);
+    scene.join_to_ground(JointKind::Weld(soft), bob, Vec2::ZERO);
     scene.run(4.0, |_| {});
     let expected = G / (2.0 * PI * 2.0).powi(2);
     let sag = -scene.center(bob).y;
@@ -507,8 +574,7 @@ fn target_joint_pulls_a_body_to_the_target() {
         damping_ratio: 0.7,
         max_force: 1000.0,
     };
-    let b = scene.side(body, Vec2::ZERO, 0.0);
-    scene.add_joint(JointKind::Target(pull), ground(Vec2::ZERO, 0.0), b);
+    scene.join_to_ground(JointKind::Target(pull), body, Vec2::ZERO);
     scene.run(3.0, |_| {});
     let sag = G / (2.0 * PI * 5.0).powi(2);
     let offset = scene.center(body) - target;
@@ -526,10 +592,9 @@ fn target_joint_force_is_bounded() {
         max_force: 5.0,
         ..TargetJoint::default()
     };
-    let b = scene.side(body, Vec2::ZERO, 0.0);
-    let joint = scene.add_joint(JointKind::Target(pull), ground(Vec2::ZERO, 0.0), b);
+    let joint = scene.join_to_ground(JointKind::Target(pull), body, Vec2::ZERO);
     scene.run(0.5, |_| {});
-    let v = scene.states[body as usize].linear_velocity;
+    let v = scene.velocity(body);
     assert!((v.x - 1.25).abs() < 1e-3 && v.y.abs() < 1e-6, "v = {v}");
     assert!((scene.reaction(joint).force.length() - 5.0).abs() < 1e-3);
 }
@@ -567,33 +632,15 @@ fn hanging_mass_reports_its_weight() {
 fn joint_between_free_bodies_conserves_momentum() {
     // No gravity; two bodies hinged together, thrown with different velocities and spins.
     let mut scene = Scene::new(0.0);
-    let a = scene.add_body(Vec2::new(-0.5, 0.0), 0.0, 2.0, 0.3);
-    let b = scene.add_body(Vec2::new(0.5, 0.0), 0.0, 1.0, 0.1);
-    scene.states[a as usize].linear_velocity = Vec2::new(1.0, 2.0);
-    scene.states[a as usize].angular_velocity = 3.0;
-    scene.states[b as usize].linear_velocity = Vec2::new(-2.0, 0.5);
-    let momentum = |s: &Scene| {
-        s.sims
-            .iter()
-            .zip(&s.states)
-            .map(|(sim, state)| sim.mass * state.linear_velocity)
-            .sum::<Vec2>()
-    };
-    let start = momentum(&scene);
+    let (a, b) = scene.thrown_pair(Vec2::new(0.5, 0.0), 0.0, 0.0);
+    let start = scene.momentum();
     let side_a = scene.side(a, Vec2::new(0.5, 0.0), 0.0);
     let side_b = scene.side(b, Vec2::new(-0.5, 0.0), 0.0);
-    scene.add_joint(
-        JointKind::Revolute(RevoluteJoint::default()),
-        side_a,
-        side_b,
-    );
+    let hinge = JointKind::Revolute(RevoluteJoint::default());
+    let joint = scene.add_joint(hinge, side_a, side_b);
     let mut worst_gap: f32 = 0.0;
-    scene.run(2.0, |s| {
-        let pa = s.sims[a as usize].transform.apply(Vec2::new(0.5, 0.0));
-        let pb = s.sims[b as usize].transform.apply(Vec2::new(-0.5, 0.0));
-        worst_gap = worst_gap.max((pa - pb).length());
-    });
-    let end = momentum(&scene);
+    scene.run(2.0, |s| worst_gap = worst_gap.max(s.anchor_gap(joint)));
+    let end = scene.momentum();
     // Equal and opposite impulses: momentum changes by rounding only.
     assert!((end - start).length() < 1e-4, "{start} → {end}");
     // The hinge holds while the pair tumbles (the first step absorbs the initial mismatch of
@@ -626,7 +673,7 @@ fn wheel_suspension_sags_by_the_spring_deflection_and_motor_spins() {
         (center.y + expected).abs() < 0.01 * expected,
         "{center} vs {expected}"
     );
-    let omega = scene.states[wheel as usize].angular_velocity;
+    let omega = scene.omega(wheel);
     assert!((omega - 5.0).abs() < 1e-3, "ω = {omega}");
     assert!((scene.reaction(joint).force.y - G).abs() < 0.01 * G);
 }
@@ -642,8 +689,7 @@ fn motor_joint_drives_to_the_offset_pose() {
         max_torque: 10.0,
         correction_factor: 0.3,
     };
-    let b = scene.side(body, Vec2::ZERO, 0.0);
-    scene.add_joint(JointKind::Motor(drive), ground(Vec2::ZERO, 0.0), b);
+    scene.join_to_ground(JointKind::Motor(drive), body, Vec2::ZERO);
     scene.run(3.0, |_| {});
     assert!((scene.center(body) - Vec2::new(1.0, 0.5)).length() < 1e-4);
     assert!((scene.angle(body) - 0.3).abs() < 1e-4);
@@ -661,10 +707,9 @@ fn motor_joint_yields_to_a_load_beyond_its_force() {
         correction_factor: 0.3,
         ..MotorJoint::default()
     };
-    let b = scene.side(body, Vec2::ZERO, 0.0);
-    scene.add_joint(JointKind::Motor(drive), ground(Vec2::ZERO, 0.0), b);
+    scene.join_to_ground(JointKind::Motor(drive), body, Vec2::ZERO);
     scene.run(0.5, |_| {});
-    let vy = scene.states[body as usize].linear_velocity.y;
+    let vy = scene.velocity(body).y;
     assert!((vy + 4.0 * 0.5).abs() < 0.01 * 2.0, "v.y = {vy}");
 }
 
@@ -709,7 +754,18 @@ fn validation_names_the_bad_field() {
     let error = JointConstraint::new(inverted, body, other)
         .validate()
         .unwrap_err();
-    assert_eq!(error.field, "revolute.lower_angle");
+    assert_eq!(
+        (error.field.as_str(), error.value),
+        ("revolute.lower_angle", 1.0)
+    );
+    let open_ended = JointKind::Prismatic(PrismaticJoint {
+        upper_translation: f32::NAN,
+        ..PrismaticJoint::default()
+    });
+    let error = JointConstraint::new(open_ended, body, other)
+        .validate()
+        .unwrap_err();
+    assert_eq!(error.field, "prismatic.upper_translation");
     let nan_spring = JointKind::Distance(DistanceJoint {
         hertz: f32::NAN,
         ..DistanceJoint::default()
@@ -763,8 +819,7 @@ fn rope_catches_the_falling_body_at_its_maximum_length() {
         max_length: 1.0,
         ..DistanceJoint::default()
     };
-    let b = scene.side(bob, Vec2::ZERO, 0.0);
-    scene.add_joint(JointKind::Distance(rope), ground(Vec2::ZERO, 0.0), b);
+    scene.join_to_ground(JointKind::Distance(rope), bob, Vec2::ZERO);
     let mut samples = Vec::new();
     scene.run(3.0, |s| samples.push(s.center(bob)));
     // Slack for the first 0.3 s (it would take a fall of √(1 − 0.25) = 0.87 m to go taut), so
@@ -794,10 +849,9 @@ fn distance_motor_extends_at_its_speed() {
         max_motor_force: 100.0,
         ..DistanceJoint::default()
     };
-    let b = scene.side(bob, Vec2::ZERO, 0.0);
-    scene.add_joint(JointKind::Distance(jack), ground(Vec2::ZERO, 0.0), b);
+    scene.join_to_ground(JointKind::Distance(jack), bob, Vec2::ZERO);
     scene.run(1.0, |_| {});
-    let v = scene.states[bob as usize].linear_velocity;
+    let v = scene.velocity(bob);
     assert!((v - Vec2::new(0.3, 0.0)).length() < 1e-5, "v = {v}");
     // 0.3 m/s reached within the first substep (m·v = 0.3 N·s < h·F = 0.42 N·s).
     assert!(
@@ -915,25 +969,13 @@ fn every_kind_between_free_bodies_conserves_linear_momentum() {
     ];
     for kind in kinds {
         let mut scene = Scene::new(0.0);
-        let a = scene.add_body(Vec2::new(-0.5, 0.0), 0.0, 2.0, 0.3);
-        let b = scene.add_body(Vec2::new(0.5, 0.1), 0.2, 1.0, 0.1);
-        scene.states[a as usize].linear_velocity = Vec2::new(1.0, 2.0);
-        scene.states[a as usize].angular_velocity = 3.0;
-        scene.states[b as usize].linear_velocity = Vec2::new(-2.0, 0.5);
-        scene.states[b as usize].angular_velocity = -1.0;
-        let momentum = |s: &Scene| {
-            s.sims
-                .iter()
-                .zip(&s.states)
-                .map(|(sim, state)| sim.mass * state.linear_velocity)
-                .sum::<Vec2>()
-        };
-        let start = momentum(&scene);
+        let (a, b) = scene.thrown_pair(Vec2::new(0.5, 0.1), 0.2, -1.0);
+        let start = scene.momentum();
         let side_a = scene.side(a, Vec2::new(0.4, 0.0), 0.1);
         let side_b = scene.side(b, Vec2::new(-0.4, 0.0), -0.1);
         scene.add_joint(kind, side_a, side_b);
         scene.run(2.0, |_| {});
-        let end = momentum(&scene);
+        let end = scene.momentum();
         // |p| ≈ 4.5 kg·m/s; 960 substeps of a few rounded operations each.
         assert!((end - start).length() < 1e-4, "{kind:?}: {start} → {end}");
         assert!(
@@ -955,16 +997,11 @@ fn a_kinematic_body_drives_its_joint_but_is_not_driven() {
     let bob = scene.add_body(Vec2::new(0.0, -0.5), 0.0, 1.0, 0.01);
     let top = scene.side(carrier, Vec2::ZERO, 0.0);
     let bottom = scene.side(bob, Vec2::new(0.0, 0.5), 0.0);
-    scene.add_joint(JointKind::Revolute(RevoluteJoint::default()), top, bottom);
+    let hinge = JointKind::Revolute(RevoluteJoint::default());
+    let joint = scene.add_joint(hinge, top, bottom);
     let mut worst_gap: f32 = 0.0;
-    scene.run(2.0, |s| {
-        let hinge = s.sims[bob as usize].transform.apply(Vec2::new(0.0, 0.5));
-        worst_gap = worst_gap.max((hinge - s.center(carrier)).length());
-    });
-    assert_eq!(
-        scene.states[carrier as usize].linear_velocity,
-        Vec2::new(1.0, 0.0)
-    );
+    scene.run(2.0, |s| worst_gap = worst_gap.max(s.anchor_gap(joint)));
+    assert_eq!(scene.velocity(carrier), Vec2::new(1.0, 0.0));
     assert!((scene.center(carrier).x - 2.0).abs() < 1e-5);
     // The jerk at the start (the carrier moves off at 1 m/s, the bob at rest) is taken within
     // the first substep; afterwards the hinge holds as in the pendulum tests.
@@ -972,5 +1009,49 @@ fn a_kinematic_body_drives_its_joint_but_is_not_driven() {
     assert!(
         (scene.center(bob).x - 2.0).abs() < 0.5,
         "the bob came along"
+    );
+}
+
+#[test]
+fn a_motor_switched_off_stops_pushing() {
+    // The wheel of `revolute_motor_reaches_its_speed`: after 0.1 s at τ/I = 20 rad/s² it turns
+    // at 2 rad/s with the motor saturated. Switched off, nothing turns it (the hinge at its
+    // centre has no lever), so ω must stay put; a carried motor impulse still warm started
+    // with no row to solve it would go on accelerating it at 20 rad/s².
+    let mut scene = Scene::new(G);
+    let wheel = scene.add_body(Vec2::ZERO, 0.0, 2.0, 0.5);
+    let motor = RevoluteJoint {
+        enable_motor: true,
+        motor_speed: 3.0,
+        max_motor_torque: 10.0,
+        ..RevoluteJoint::default()
+    };
+    let joint = scene.join_to_ground(JointKind::Revolute(motor), wheel, Vec2::ZERO);
+    scene.run(0.1, |_| {});
+    let spinning = scene.omega(wheel);
+    scene.joints[joint].kind = JointKind::Revolute(RevoluteJoint::default());
+    scene.run(0.1, |_| {});
+    let omega = scene.omega(wheel);
+    assert!((omega - spinning).abs() < 1e-5, "{spinning} → {omega}");
+    assert_eq!(scene.joints[joint].impulses.motor, 0.0);
+}
+
+#[test]
+fn prismatic_between_bodies_that_cannot_turn_reports_no_torque() {
+    // A block with fixed rotation on a horizontal slider whose frames are 0.2 rad apart: the
+    // angle row has nothing it can turn, so it applies and reports no torque, while the
+    // perpendicular row carries the weight.
+    let mut scene = Scene::new(G);
+    let block = scene.add_body(Vec2::ZERO, 0.0, 1.0, 1.0);
+    scene.sims[block as usize].inv_inertia = 0.0;
+    let b = scene.side(block, Vec2::ZERO, 0.2);
+    let slider = JointKind::Prismatic(PrismaticJoint::default());
+    let joint = scene.add_joint(slider, ground(Vec2::ZERO, 0.0), b);
+    scene.run(0.5, |_| {});
+    let reaction = scene.reaction(joint);
+    assert_eq!(reaction.torque, 0.0);
+    assert!(
+        (reaction.force - Vec2::new(0.0, G)).length() < 0.01 * G,
+        "{reaction:?}"
     );
 }

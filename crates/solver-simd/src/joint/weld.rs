@@ -13,7 +13,7 @@
 //! point block, which also turns the bodies, has the last word.
 
 use super::check_non_negative;
-use super::rows::{JointPair, RowTerms};
+use super::rows::{AngularRow, JointPair, RowTerms, solve_row};
 use super::{JointError, JointImpulses, JointParams, JointPrepared, PassContext};
 use crate::softness::Softness;
 
@@ -52,31 +52,25 @@ impl WeldJoint {
     }
 
     pub(crate) fn warm_start(&self, p: &JointPrepared, i: &JointImpulses, pair: &mut JointPair) {
-        let anchors = pair.current_anchors(p.anchor_a, p.anchor_b);
-        pair.apply_point(i.linear, anchors.0, anchors.1);
-        pair.apply_angular(i.angular);
+        pair.warm_start_point_and_angle(p, i);
     }
 
-    pub(crate) fn solve(
-        &self,
-        p: &JointPrepared,
-        i: &mut JointImpulses,
-        pair: &mut JointPair,
-        pass: &PassContext,
-    ) {
+    /// A part is soft when it is a spring (every pass) or in the biased pass (a rigid part,
+    /// with the joint softness); otherwise rigid without feedback.
+    pub(crate) fn solve(&self, i: &mut JointImpulses, pair: &mut JointPair, pass: &PassContext) {
+        let p = pass.prepared;
         let angular_soft = pass.use_bias || self.angular_hertz > 0.0;
         let terms = if angular_soft {
-            let angle = p.delta_angle + pair.step_relative_angle();
-            RowTerms::spring(&p.angular_softness, angle)
+            RowTerms::spring(&p.angular_softness, pair.joint_angle(p))
         } else {
             RowTerms::RIGID
         };
-        let impulse = terms.impulse(p.angular_mass, pair.relative_angular_velocity(), i.angular);
-        i.angular += impulse;
-        pair.apply_angular(impulse);
+        let mut angle_row = AngularRow {
+            mass: p.angular_mass,
+        };
+        solve_row(&mut angle_row, pair, &terms, &mut i.angular);
 
-        let anchors = pair.current_anchors(p.anchor_a, p.anchor_b);
-        let separation = pair.anchor_separation(anchors.0, anchors.1, p.delta_center);
+        let (anchors, separation) = pair.current_point(p);
         let linear_soft = pass.use_bias || self.linear_hertz > 0.0;
         let softness = linear_soft.then_some(&p.spring_softness);
         pair.solve_point(anchors, separation, softness, &mut i.linear);
