@@ -264,6 +264,8 @@ pub enum SceneId {
     Spinner,
     Tumbler,
     Compounds,
+    SleepingField,
+    SleepingFieldBaseline,
 }
 
 /// The fixed facts of a scene.
@@ -280,7 +282,7 @@ pub struct SceneSpec {
 const GRAVITY: Vec2 = Vec2::new(0.0, -10.0);
 
 /// All scenes, in BENCHMARKS.md order.
-pub const SCENES: [SceneSpec; 8] = [
+pub const SCENES: [SceneSpec; 10] = [
     spec(
         SceneId::LargePyramid,
         "large_pyramid",
@@ -303,6 +305,22 @@ pub const SCENES: [SceneSpec; 8] = [
     spec(SceneId::Spinner, "spinner", 500, true, GRAVITY, true),
     spec(SceneId::Tumbler, "tumbler", 750, true, GRAVITY, true),
     spec(SceneId::Compounds, "compounds", 500, true, GRAVITY, false),
+    spec(
+        SceneId::SleepingField,
+        "sleeping_field",
+        600,
+        true,
+        GRAVITY,
+        false,
+    ),
+    spec(
+        SceneId::SleepingFieldBaseline,
+        "sleeping_field_baseline",
+        600,
+        true,
+        GRAVITY,
+        false,
+    ),
 ];
 
 const fn spec(
@@ -350,6 +368,8 @@ impl SceneSpec {
             SceneId::Spinner => spinner(),
             SceneId::Tumbler => tumbler(),
             SceneId::Compounds => (compounds(), Probes::default()),
+            SceneId::SleepingField => (crate::sleeping::sleeping_field(), Probes::default()),
+            SceneId::SleepingFieldBaseline => (crate::sleeping::bouncing_pen(), Probes::default()),
         }
     }
 

@@ -6,11 +6,14 @@
 //!   v3's benchmark definitions, release sizes) described once as engine-neutral data — bodies,
 //!   shapes, revolute joints, and a script for scenes that change while they run. Prism builds
 //!   them through [`prism_build`]; prism-bench's Box2D and Rapier backends build the very same
-//!   data, so a comparison can never be between two drifting copies of a scene.
+//!   data, so a comparison can never be between two drifting copies of a scene. Beside
+//!   BENCHMARKS.md's eight, the description holds the sleeping field (1,000 pyramids created
+//!   asleep beside 10 bouncing boxes) and its baseline (the bouncing boxes alone), which
+//!   measure what resting bodies cost.
 //! - **Validation scenes**: small Prism worlds with a known answer (a resting box, a pyramid, a
 //!   box on an incline, a bouncing ball, a line of dominoes), used by tests and quick looks.
 //!
-//! Both are reachable by name through [`SCENES`]: [`SceneInfo`] says how long a scene runs and
+//! All are reachable by name through [`SCENES`]: [`SceneInfo`] says how long a scene runs and
 //! with which settings, and [`build`] returns the world with the [`Probes`] a benchmark or test
 //! needs to judge quality (the top box of each pyramid and where it started).
 //!
@@ -21,11 +24,12 @@
 //! ```
 
 pub mod description;
+mod joints;
 pub mod prism_build;
 mod sleeping;
 mod validation;
 
-pub use sleeping::{sleeping_field, sleeping_field_baseline};
+pub use joints::{chain_bridge, heavy_chain, ragdoll_pile};
 pub use validation::{bouncing_ball, dominoes, incline, pyramid, resting_box};
 
 use prism::{BodyId, PrismError, World, WorldDef};
@@ -39,8 +43,7 @@ pub struct SceneInfo {
     pub name: &'static str,
     /// The number of steps of a full run (Box2D's benchmark step count for benchmark scenes).
     pub steps: u32,
-    /// Whether the scene runs with sleeping enabled (BENCHMARKS.md; stored in the world
-    /// definition, honoured once the world sleeps).
+    /// Whether the scene runs with sleeping enabled (BENCHMARKS.md for benchmark scenes).
     pub enable_sleep: bool,
     /// Whether it is one of BENCHMARKS.md's scenes (as opposed to a validation scene).
     pub benchmark: bool,
@@ -89,8 +92,15 @@ pub const SCENES: &[SceneInfo] = &[
         bouncing_ball(w, 2.0, 0.5)
     }),
     info("dominoes", 300, false, false, |w| dominoes(w, 20)),
-    info("sleeping_field", 600, true, false, sleeping_field),
-    info("sleeping_field_baseline", 600, true, false, sleeping_field_baseline),
+    info("sleeping_field", 600, true, true, |w| {
+        benchmark(w, "sleeping_field")
+    }),
+    info("ragdoll_pile", 600, true, false, ragdoll_pile),
+    info("chain_bridge", 600, true, false, chain_bridge),
+    info("heavy_chain", 600, true, false, heavy_chain),
+    info("sleeping_field_baseline", 600, true, true, |w| {
+        benchmark(w, "sleeping_field_baseline")
+    }),
 ];
 
 const fn info(
@@ -196,5 +206,21 @@ mod tests {
         assert_eq!(scene.world.counters().bodies, 5051);
         assert_eq!(scene.probes.pyramid_tops.len(), 1);
         assert_eq!(scene.probes.pyramid_tops[0].1, 99.5);
+    }
+
+    /// The field's 10,000 pyramid boxes start asleep and stay asleep while the 10 bouncers keep
+    /// moving. Created asleep, each box is its own sleeping island (as in Box2D): contacts
+    /// between sleeping bodies are never evaluated, so nothing links them until one wakes.
+    #[test]
+    fn sleeping_field_stays_asleep_except_the_bouncers() {
+        let mut scene = build("sleeping_field", 1).expect("known").expect("builds");
+        let bouncers = sleeping::BOUNCERS;
+        for _ in 0..60 {
+            scene.world.step(DT, SUBSTEPS).expect("steps");
+        }
+        let counters = scene.world.counters();
+        assert_eq!(counters.bodies, 10_000 + bouncers + 20 + 1);
+        assert_eq!(counters.awake_bodies, bouncers);
+        assert_eq!(counters.sleeping_sets, 10_000);
     }
 }

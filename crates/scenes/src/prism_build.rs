@@ -43,6 +43,14 @@ fn insert_bodies(
             create_shape(world, body, shape)?;
         }
     }
+    // Bodies created asleep start asleep only where the world sleeps at all, as in Box2D.
+    if world.is_sleep_enabled() {
+        for (desc, &body) in group.bodies.iter().zip(&built.bodies) {
+            if desc.starts_asleep {
+                world.set_awake(body, false)?;
+            }
+        }
+    }
     Ok(())
 }
 

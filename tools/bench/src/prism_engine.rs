@@ -25,7 +25,7 @@ struct PrismEngine {
 }
 
 /// The phases and solver stages of a `StepProfile`, in step order.
-fn phases(profile: &StepProfile) -> [(&'static str, f32); 15] {
+fn phases(profile: &StepProfile) -> [(&'static str, f32); 16] {
     let solver = &profile.solver;
     [
         ("pairs", profile.pairs),
@@ -42,6 +42,7 @@ fn phases(profile: &StepProfile) -> [(&'static str, f32); 15] {
         ("  store_impulses", solver.store_impulses),
         ("  finalize", solver.finalize),
         ("finalize", profile.finalize),
+        ("sleep", profile.sleep),
         ("total", profile.total),
     ]
 }
