@@ -83,13 +83,18 @@ impl World {
         if let Some(body) = self.bodies.get_mut(id) {
             body.local_index = local_index;
         }
+        self.record_inertia_scale(id.index(), def.inertia_scale);
         self.update_body_mass(id.index());
+        self.create_island_for_body(id.index());
         Ok(id)
     }
 
-    /// Destroys a body with its shapes and contacts. Touching contacts produce end-touch events,
+    /// Destroys a body with its joints, shapes and contacts. Touching contacts produce end-touch events,
     /// delivered with the next step's events.
     pub fn destroy_body(&mut self, id: BodyId) -> Result<(), PrismError> {
+        self.body(id)?;
+        self.wake_body(id.index());
+        self.remove_body_joints(id.index());
         let body = self.body(id)?;
         let contacts = self.body_contact_indices(body);
         let shapes = body.shapes.clone();
@@ -102,6 +107,7 @@ impl World {
         for shape in shapes {
             self.remove_shape_record(shape);
         }
+        self.remove_body_from_island(id.index());
         let bodies = &mut self.bodies;
         self.solver_sets[set_index as usize].swap_remove_with(local_index, |moved, new_index| {
             if let Some(moved_body) = bodies.get_by_index_mut(moved) {
@@ -294,6 +300,7 @@ impl World {
         if let Some((sim, state)) = self.dynamic_mut(id)? {
             apply_mass(sim, state, mass_data, fixed_rotation);
         }
+        self.update_body_extent(id.index());
         Ok(())
     }
 
@@ -304,7 +311,9 @@ impl World {
         };
         let (set, local, fixed_rotation) = (body.set_index, body.local_index, body.fixed_rotation);
         let mass_data = if body.body_type == BodyType::Dynamic {
-            Some(self.mass_from_shapes(&body.shapes))
+            let mut mass_data = self.mass_from_shapes(&body.shapes);
+            mass_data.rotational_inertia *= self.inertia_scale_of(body_index);
+            Some(mass_data)
         } else {
             None
         };
@@ -315,6 +324,7 @@ impl World {
             Some(mass_data) => apply_mass(sim, state, mass_data, fixed_rotation),
             None => clear_mass(sim),
         }
+        self.update_body_extent(body_index);
     }
 
     /// Sums the shapes' mass properties about the body's centre of mass.
@@ -369,7 +379,10 @@ impl World {
             .ok_or_else(|| invalid_body(id))
     }
 
+    /// Mutable access for a user edit: wakes the body first (see `sleep.rs`).
     fn sim_state_mut(&mut self, id: BodyId) -> Result<(&mut BodySim, &mut BodyState), PrismError> {
+        self.body(id)?;
+        self.wake_body(id.index());
         let body = self.bodies.get(id).ok_or_else(|| invalid_body(id))?;
         let (set, local) = (body.set_index as usize, body.local_index);
         self.solver_sets[set]

@@ -3,24 +3,31 @@
 //! Two dynamic AABB trees hold one proxy per shape: the *static* tree (shapes of static bodies,
 //! margin 0: they never move, so their boxes need no slack) and the *moving* tree (dynamic and
 //! kinematic bodies, margin [`AABB_MARGIN`]: a shape may drift 0.1 m before its proxy must be
-//! re-inserted). Each proxy's user data is its shape's arena index.
+//! re-inserted). Each proxy's user data is its shape's arena index. A third tree, the
+//! *sleeping* tree, holds the proxies of sleeping bodies, moved there and back when their island
+//! sleeps and wakes (`solver_set.rs`), so that the moving tree stays as small as the awake
+//! world; it is queried wherever the moving tree is.
 //!
 //! Only proxies that were created or re-inserted can start new overlaps, so those go in the
 //! *move buffer*, and the pair update queries only them:
 //!
 //! ```text
 //!   for each moved proxy P (in buffer order):
-//!       query the moving tree with P's fat box        (every P)
-//!       query the static tree with P's fat box        (only if P is in the moving tree)
+//!       query the moving and sleeping trees with P's fat box   (every P)
+//!       query the static tree with P's fat box        (only if P is not static)
 //!       keep a hit Q unless: Q is P; Q also moved and has the lower index (the pair is found
 //!       from Q's side); same body; no dynamic body; filters refuse; pair already has a contact
 //!   sort the kept pairs, drop duplicates, create their contacts in that order
 //! ```
 //!
-//! The queries only read the trees, so with a thread pool the moved proxies are queried in
-//! parallel. Sorting makes contact creation order — and so contact ids and solver order —
-//! independent of tree layout, hash order and how the queries were split among threads. The *pair set* (a hash set of 64-bit pair keys) answers "does
-//! this pair already have a contact?"; it is only ever probed, never iterated.
+//! The queries only read the trees, so with a thread pool the move buffer is cut into fixed
+//! chunks of [`QUERY_CHUNK`] proxies queried in parallel, each chunk into its own list; the
+//! lists are concatenated in chunk order. With one worker the whole buffer is one chunk, on the
+//! caller's thread, with no task machinery at all. Sorting then makes contact creation order —
+//! and so contact ids, graph colours and solver order — independent of tree layout, hash order
+//! and how the queries were split among threads. The *pair set* (a hash set of 64-bit pair
+//! keys) answers "does this pair already have a contact?"; it is only ever probed, never
+//! iterated.
 
 use crate::contact::pair_key;
 use crate::profile::zone;
@@ -31,25 +38,67 @@ use collision::tree::{AABB_MARGIN, DynamicTree};
 use core_soa::{Arena, BitSet, Body, BodyId, BodyType, ShapeId};
 use rayon::prelude::*;
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Hashes a pair key for the pair set with one multiply and a rotation. Multiplying by the
+/// golden-ratio constant (Fibonacci hashing) mixes every key bit into the *high* bits of the
+/// product, while its low bits depend only on the key's low bits — the higher shape index of
+/// the pair; the table picks buckets by the low bits, so the result is rotated to bring the
+/// well-mixed high bits down (as `rustc-hash` does). The pair
+/// set is probed for every overlap a query finds, so the default SipHash — built to resist
+/// adversarial keys, which shape indices are not — was a measurable part of the pair search.
+/// The set is never iterated, so the hash cannot affect any order.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PairHasher {
+    hash: u64,
+}
+
+impl Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        self.hash.rotate_left(26)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.hash = (self.hash ^ key).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+/// Builds [`PairHasher`]s for the pair set.
+pub(crate) type BuildPairHasher = BuildHasherDefault<PairHasher>;
+
+/// Moved proxies per parallel query task: a task is a few tree queries, so it must be large
+/// enough that scheduling it costs less than the queries, and small enough that a burst of
+/// moved proxies (an explosion, a smash) spreads over every worker.
+const QUERY_CHUNK: usize = 32;
 
 /// Which tree a proxy lives in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum TreeKind {
     Static,
     Moving,
+    /// Shapes of sleeping bodies (see `solver_set.rs`): never moved, so awake proxies' inserts
+    /// and removals do not pay for their depth; moved proxies query it like the moving tree.
+    Sleeping,
 }
 
-/// The two trees, the move buffer and the set of pairs that have a contact.
+/// The three trees, the move buffer and the set of pairs that have a contact.
 #[derive(Clone, Debug)]
 pub(crate) struct BroadPhase {
     pub(crate) static_tree: DynamicTree,
     pub(crate) moving_tree: DynamicTree,
+    pub(crate) sleeping_tree: DynamicTree,
     /// Shape indices whose proxies were created or re-inserted since the last pair update.
     move_buffer: Vec<u32>,
     /// Membership of `move_buffer`, by shape index.
     moved: BitSet,
     /// Keys ([`pair_key`]) of the shape pairs that have a contact.
-    pub(crate) pair_set: HashSet<u64>,
+    pub(crate) pair_set: HashSet<u64, BuildPairHasher>,
 }
 
 impl BroadPhase {
@@ -57,9 +106,10 @@ impl BroadPhase {
         BroadPhase {
             static_tree: DynamicTree::new(0.0),
             moving_tree: DynamicTree::new(AABB_MARGIN),
+            sleeping_tree: DynamicTree::new(AABB_MARGIN),
             move_buffer: Vec::new(),
             moved: BitSet::new(),
-            pair_set: HashSet::new(),
+            pair_set: HashSet::default(),
         }
     }
 
@@ -67,6 +117,7 @@ impl BroadPhase {
         match kind {
             TreeKind::Static => &self.static_tree,
             TreeKind::Moving => &self.moving_tree,
+            TreeKind::Sleeping => &self.sleeping_tree,
         }
     }
 
@@ -74,6 +125,7 @@ impl BroadPhase {
         match kind {
             TreeKind::Static => &mut self.static_tree,
             TreeKind::Moving => &mut self.moving_tree,
+            TreeKind::Sleeping => &mut self.sleeping_tree,
         }
     }
 
@@ -123,11 +175,20 @@ impl BroadPhase {
         bodies: &Arena<Body, BodyId>,
         parallel: bool,
     ) -> Vec<(u32, u32)> {
-        let query = |&shape_index: &u32| self.pairs_of(shape_index, shapes, bodies);
+        let query = |moved: &[u32]| {
+            let mut pairs = Vec::new();
+            for &shape_index in moved {
+                self.pairs_of(shape_index, shapes, bodies, &mut pairs);
+            }
+            pairs
+        };
         let mut pairs: Vec<(u32, u32)> = if parallel {
-            self.move_buffer.par_iter().flat_map_iter(query).collect()
+            self.move_buffer
+                .par_chunks(QUERY_CHUNK)
+                .flat_map_iter(query)
+                .collect()
         } else {
-            self.move_buffer.iter().flat_map(query).collect()
+            query(&self.move_buffer)
         };
         for &shape_index in &self.move_buffer {
             self.moved.unset(shape_index as usize);
@@ -138,18 +199,18 @@ impl BroadPhase {
         pairs
     }
 
-    /// The new pairs of one moved proxy: a query of the moving tree, and of the static tree too
-    /// if the proxy is itself in the moving tree.
+    /// Appends the new pairs of one moved proxy to `pairs`: a query of the moving tree, and of
+    /// the static tree too if the proxy is itself in the moving tree.
     fn pairs_of(
         &self,
         query_index: u32,
         shapes: &Arena<ShapeRecord, ShapeId>,
         bodies: &Arena<Body, BodyId>,
-    ) -> Vec<(u32, u32)> {
+        pairs: &mut Vec<(u32, u32)>,
+    ) {
         let Some(query_shape) = shapes.get_by_index(query_index) else {
-            return Vec::new();
+            return;
         };
-        let mut pairs = Vec::new();
         let mut visit = |_proxy: u32, user_data: u64| {
             let other_index = user_data as u32;
             if self.reports_pair(query_index, query_shape, other_index, shapes, bodies) {
@@ -159,10 +220,10 @@ impl BroadPhase {
         };
         let fat = query_shape.fat_aabb;
         self.moving_tree.query(&fat, u64::MAX, &mut visit);
-        if query_shape.tree == TreeKind::Moving {
+        self.sleeping_tree.query(&fat, u64::MAX, &mut visit);
+        if query_shape.tree != TreeKind::Static {
             self.static_tree.query(&fat, u64::MAX, &mut visit);
         }
-        pairs
     }
 
     /// Whether the query of moved proxy `query_index` reports its overlap with `other_index`.
@@ -222,7 +283,10 @@ impl World {
             .broadphase
             .find_new_pairs(&self.shapes, &self.bodies, parallel);
         for (shape_a, shape_b) in pairs {
-            self.create_contact(shape_a, shape_b);
+            // Bodies joined by a joint without `collide_connected` get no contact.
+            if !self.joint_filters_shape_pair(shape_a, shape_b) {
+                self.create_contact(shape_a, shape_b);
+            }
         }
     }
 }

@@ -59,8 +59,11 @@ pub(crate) struct Contact {
     pub(crate) shape_b: ShapeId,
     /// Side 0 is body A's list, side 1 body B's.
     pub(crate) edges: [ContactEdge; 2],
-    /// Index of this contact's [`ContactSim`].
+    /// Index of this contact's [`ContactSim`] in the store of `set_index`.
     pub(crate) sim_index: u32,
+    /// The store holding the sim: `AWAKE_SET` (`ContactStore::sims`), a sleeping set, or the
+    /// parked contacts (see `solver_set.rs`).
+    pub(crate) set_index: u32,
 }
 
 /// What the narrowphase decided about a contact this step.
@@ -107,16 +110,6 @@ pub(crate) struct ContactStore {
     pub(crate) sims: Vec<ContactSim>,
 }
 
-impl ContactStore {
-    pub(crate) fn len(&self) -> usize {
-        self.sims.len()
-    }
-
-    pub(crate) fn touching_count(&self) -> usize {
-        self.sims.iter().filter(|sim| sim.touching).count()
-    }
-}
-
 /// A touching contact as users see it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactData {
@@ -130,11 +123,9 @@ pub struct ContactData {
 }
 
 impl World {
-    /// Every touching contact, in contact order.
+    /// Every touching contact: the awake ones in contact order, then the sleeping ones.
     pub fn contact_data(&self) -> impl Iterator<Item = ContactData> + '_ {
-        self.contacts
-            .sims
-            .iter()
+        self.all_contact_sims()
             .filter(|sim| sim.touching)
             .filter_map(|sim| {
                 let contact = self.contacts.arena.get_by_index(sim.contact)?;
@@ -154,7 +145,7 @@ impl World {
             .into_iter()
             .filter_map(|index| {
                 let contact = self.contacts.arena.get_by_index(index)?;
-                let sim = self.contacts.sims.get(contact.sim_index as usize)?;
+                let sim = self.contact_sim(index)?;
                 sim.touching.then_some(ContactData {
                     shape_a: contact.shape_a,
                     shape_b: contact.shape_b,
@@ -199,22 +190,27 @@ impl World {
             shape_b: id_b,
             edges: [no_edge; 2],
             sim_index,
+            set_index: crate::body::AWAKE_SET,
         });
         self.contacts.sims.push(ContactSim {
             contact: id.index(),
             ..sim
         });
-        self.link_contact(id.index(), 0, sim.body_a);
-        self.link_contact(id.index(), 1, sim.body_b);
+        self.attach_contact_edge(id.index(), 0, sim.body_a);
+        self.attach_contact_edge(id.index(), 1, sim.body_b);
         self.broadphase.pair_set.insert(pair_key(shape_a, shape_b));
+        self.place_new_contact(id.index());
     }
 
     /// Destroys a contact by arena index. Returns its end-touch event if it was touching and
     /// reports events.
     pub(crate) fn destroy_contact(&mut self, index: u32) -> Option<ContactEndTouchEvent> {
         let id = self.contacts.arena.key_at(index)?;
-        self.unlink_contact(index, 0);
-        self.unlink_contact(index, 1);
+        self.wake_contact(index);
+        self.unlink_contact(index);
+        self.remove_contact_from_graph(index);
+        self.detach_contact_edge(index, 0);
+        self.detach_contact_edge(index, 1);
         let contact = self.contacts.arena.remove(id)?;
         let sim_index = contact.sim_index as usize;
         let sim = self.contacts.sims.swap_remove(sim_index);
@@ -233,7 +229,7 @@ impl World {
     }
 
     /// Pushes contact `index` (side `side`) at the head of body `body`'s contact list.
-    fn link_contact(&mut self, index: u32, side: u32, body: u32) {
+    fn attach_contact_edge(&mut self, index: u32, side: u32, body: u32) {
         let key = edge_key(index, side);
         let Some(owner) = self.bodies.get_by_index_mut(body) else {
             return;
@@ -259,7 +255,7 @@ impl World {
     }
 
     /// Removes contact `index` (side `side`) from its body's contact list.
-    fn unlink_contact(&mut self, index: u32, side: u32) {
+    fn detach_contact_edge(&mut self, index: u32, side: u32) {
         let Some(contact) = self.contacts.arena.get_by_index(index) else {
             return;
         };

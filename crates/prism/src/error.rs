@@ -22,6 +22,7 @@ use std::fmt;
 pub enum IdKind {
     Body,
     Shape,
+    Joint,
 }
 
 impl fmt::Display for IdKind {
@@ -29,6 +30,7 @@ impl fmt::Display for IdKind {
         f.write_str(match self {
             IdKind::Body => "body",
             IdKind::Shape => "shape",
+            IdKind::Joint => "joint",
         })
     }
 }
@@ -68,6 +70,9 @@ pub enum PrismError {
     Corrupted { message: String },
     /// The operating system refused the worker threads asked for by `WorldDef::worker_count`.
     ThreadPool { message: String },
+    /// A joint that cannot be made or set as asked: `field` names the setting or body,
+    /// `reason` says what is wrong with it.
+    InvalidJoint { field: String, reason: String },
 }
 
 impl fmt::Display for PrismError {
@@ -117,6 +122,9 @@ impl fmt::Display for PrismError {
             PrismError::Corrupted { message } => write!(f, "world validation failed: {message}"),
             PrismError::ThreadPool { message } => {
                 write!(f, "could not start the worker threads: {message}")
+            }
+            PrismError::InvalidJoint { field, reason } => {
+                write!(f, "invalid joint: `{field}` {reason}")
             }
         }
     }

@@ -22,11 +22,15 @@
 //!    same stability).
 //! 3. **Update contact state** — serially, in contact order: begin/end touch events and
 //!    destruction of separated contacts.
-//! 4. **Solve** — the touching contacts go to the solver (soft step with substeps, or classic
-//!    sequential impulses); solved impulses return to the contact cache; diverged bodies are
-//!    reset and reported.
+//! 4. **Solve** — the touching contacts and the joints go to the solver (soft step with
+//!    substeps, or classic sequential impulses), ordered by graph colour; solved impulses return
+//!    to the contact cache and the joints; diverged bodies are reset and reported; joints whose
+//!    force or torque exceeded their break threshold are destroyed and reported (`joint.rs`).
 //! 5. **Finalize bodies** — new shape boxes from the new transforms; proxies that left their fat
 //!    boxes are re-inserted and buffered for step 1.
+//! 6. **Islands and sleep** — sleep timers; one island split; islands that rested 0.5 s move
+//!    into sleeping solver sets and cost nothing until touched or edited (`island.rs`,
+//!    `sleep.rs`, `solver_set.rs`).
 //!
 //! ## Storage
 //!
@@ -37,6 +41,7 @@
 //!   Shape              Arena (ShapeId)                                 geometry, filter, proxy
 //!   Contact     cold   Arena (stable ids) + intrusive per-body lists   shapes, list links
 //!   ContactSim  hot    dense array                                     manifold, material
+//!   Joint              Arena (JointId) + intrusive per-body lists      def, frames, impulses
 //! ```
 //!
 //! Users hold small `Copy` ids. A stale id (its object destroyed) is rejected with
@@ -51,9 +56,8 @@
 //! Every per-item result depends only on its own inputs and every serial pass walks arrays in
 //! index order, so the world is bitwise identical for any worker count, run after run.
 //!
-//! Sleeping, islands, joints, graph colouring and continuous collision are not part of the step
-//! yet: every dynamic body is awake every step, and `enable_sleep`/`enable_continuous` are stored
-//! in the definitions for when they are.
+//! Continuous collision is not part of the step yet: `enable_continuous` is stored in the
+//! definitions for when it is.
 //!
 //! ## Example
 //!
@@ -83,12 +87,17 @@ mod def;
 mod error;
 mod events;
 mod finalize;
+mod graph;
+mod island;
+mod joint;
 mod narrowphase;
 mod profile;
 mod query;
 mod recycle;
 mod shape;
+mod sleep;
 mod solve;
+mod solver_set;
 #[cfg(feature = "validate")]
 mod validate;
 mod world;
@@ -97,8 +106,13 @@ pub use contact::ContactData;
 pub use def::{BodyDef, Filter, QueryFilter, ShapeDef, WorldDef};
 pub use error::{IdKind, PrismError};
 pub use events::{ContactBeginTouchEvent, ContactEndTouchEvent, ContactEvents};
+pub use joint::{
+    DistanceJointDef, JointBreakEvent, JointDef, JointEvents, MassRatioWarning, MotorJointDef,
+    PrismaticJointDef, RevoluteJointDef, TargetJointDef, WeldJointDef, WheelJointDef,
+};
 pub use profile::{Counters, StepProfile};
 pub use query::RayResult;
+pub use sleep::{BodyEvents, BodySleepEvent, BodyWakeEvent};
 pub use world::World;
 
 pub use collision::chain::ChainError;
@@ -110,5 +124,11 @@ pub use collision::{
     Aabb, Capsule, ChainSegment, Circle, LINEAR_SLOP, Manifold, ManifoldPoint, Polygon, Segment,
     Shape,
 };
-pub use core_soa::{BodyId, BodyType, Rot, ShapeId, Transform, Vec2};
+pub use core_soa::{BodyId, BodyType, JointId, Rot, ShapeId, Transform, Vec2};
+pub use ::island::IslandId;
+pub use graph_coloring::GRAPH_COLOR_COUNT;
+pub use solver_simd::joint::{
+    DistanceJoint, JointKind, MotorJoint, PrismaticJoint, RevoluteJoint, TargetJoint, WeldJoint,
+    WheelJoint,
+};
 pub use solver_simd::{SolverKind, SolverProfile};

@@ -16,18 +16,28 @@
 //!
 //! Nothing shared is mutated, so with more than one worker the slice is split into fixed-size
 //! chunks that the world's thread pool collides in parallel; each contact's result depends only
-//! on its own inputs, so the outcome is bitwise the same for any thread count.
+//! on its own inputs, so the outcome is bitwise the same for any thread count. With one worker
+//! it is a plain loop on the caller's thread.
 //!
-//! **Update contact state** then walks the sims serially in index order and applies the
-//! recorded changes: begin and end events, and destruction of disjoint contacts (with an end
-//! event if they were touching). Serial and in index order, so events and contact ids come out
-//! the same on every run.
+//! **Update contact state** then walks the sims serially in index order, collects the recorded
+//! changes, and applies them — all begins, then all ends, then all destructions, each group in
+//! contact order:
+//!
+//! ```text
+//!   began touching    begin event → link islands (wakes a sleeping one) → take a colour
+//!   stopped touching  end event   → leave its colour → unlink (island may split)
+//!   disjoint          destroy (end event if it was touching; leaves colour and island)
+//! ```
+//!
+//! Serial and in a fixed order, so events, contact ids, islands and colours come out the same on
+//! every run and for every worker count.
 
 use crate::contact::{ContactChange, ContactSim};
 use crate::events::{ContactBeginTouchEvent, ContactEndTouchEvent};
 use crate::profile::zone;
 use crate::recycle::ManifoldFrame;
 use crate::shape::ShapeRecord;
+use crate::solve::{BodyTable, tabulate_bodies};
 use crate::world::World;
 use collision::Manifold;
 use collision::collide::collide;
@@ -39,13 +49,23 @@ pub(crate) struct CollideView<'a> {
     pub(crate) shapes: &'a Arena<ShapeRecord, ShapeId>,
     pub(crate) bodies: &'a Arena<Body, BodyId>,
     pub(crate) solver_sets: &'a [BodyArrays],
+    /// This step's transforms of the static and awake bodies, by arena index.
+    pub(crate) transforms: &'a BodyTable<Transform>,
     /// Whether resting manifolds may be recycled (`WorldDef::enable_contact_recycling`).
     pub(crate) recycle: bool,
 }
 
 impl CollideView<'_> {
-    /// The transform of the body at arena index `body`.
+    /// The transform of the body at arena index `body`: from the table, or for a body not in
+    /// it (asleep, touched by an awake body's contact) through its solver set.
+    #[inline]
     fn transform(&self, body: u32) -> Transform {
+        self.transforms
+            .get(body)
+            .unwrap_or_else(|| self.transform_from_set(body))
+    }
+
+    fn transform_from_set(&self, body: u32) -> Transform {
         self.bodies
             .get_by_index(body)
             .and_then(|b| {
@@ -135,10 +155,16 @@ impl World {
     /// Step phase 2: the narrowphase over all contacts.
     pub(crate) fn collide(&mut self) {
         zone!("collide");
+        let transforms = &mut self.step_scratch.transforms;
+        let slot_count = self.bodies.slot_count();
+        tabulate_bodies(&self.solver_sets, slot_count, transforms, |_, _, sim| {
+            sim.transform
+        });
         let view = CollideView {
             shapes: &self.shapes,
             bodies: &self.bodies,
             solver_sets: &self.solver_sets,
+            transforms,
             recycle: self.def.enable_contact_recycling,
         };
         if self.def.worker_count > 1 {
@@ -148,45 +174,70 @@ impl World {
         }
     }
 
-    /// Step phase 3: events for touching changes, destruction of disjoint contacts.
+    /// Step phase 3: applies the narrowphase's verdicts in contact order — begin touching
+    /// (event, into the constraint graph), end touching (event, out of the graph), and
+    /// destruction of disjoint contacts.
     pub(crate) fn update_contact_states(&mut self) {
         zone!("update contact state");
-        let mut disjoint = Vec::new();
+        let (mut started, mut stopped, mut disjoint) = (Vec::new(), Vec::new(), Vec::new());
         for sim in &mut self.contacts.sims {
-            let change = std::mem::take(&mut sim.change);
-            let ids = self
-                .contacts
-                .arena
-                .get_by_index(sim.contact)
-                .map(|contact| (contact.shape_a, contact.shape_b));
-            let Some((shape_a, shape_b)) = ids else {
-                continue;
-            };
-            match change {
+            match std::mem::take(&mut sim.change) {
                 ContactChange::None => {}
+                ContactChange::StartedTouching => started.push(sim.contact),
+                ContactChange::StoppedTouching => stopped.push(sim.contact),
                 ContactChange::Disjoint => disjoint.push(sim.contact),
-                ContactChange::StartedTouching if sim.enable_events => {
-                    let manifold = sim.manifold;
-                    self.events.current.begin.push(ContactBeginTouchEvent {
-                        shape_a,
-                        shape_b,
-                        manifold,
-                    });
-                }
-                ContactChange::StoppedTouching if sim.enable_events => {
-                    self.events
-                        .current
-                        .end
-                        .push(ContactEndTouchEvent { shape_a, shape_b });
-                }
-                ContactChange::StartedTouching | ContactChange::StoppedTouching => {}
             }
+        }
+        for contact in started {
+            self.begin_touch(contact);
+        }
+        for contact in stopped {
+            self.end_touch(contact);
         }
         for contact in disjoint {
             if let Some(event) = self.destroy_contact(contact) {
                 self.events.current.end.push(event);
             }
         }
+    }
+
+    /// Contact `contact` (arena index) began touching: its begin event; it links its bodies'
+    /// islands (waking a sleeping one) and then takes a colour.
+    fn begin_touch(&mut self, contact: u32) {
+        if let Some((shape_a, shape_b, sim)) = self.contact_with_events(contact) {
+            let manifold = sim.manifold;
+            self.events.current.begin.push(ContactBeginTouchEvent {
+                shape_a,
+                shape_b,
+                manifold,
+            });
+        }
+        // Linking first: it wakes a sleeping body, so both are awake when the colour is chosen.
+        self.link_contact(contact);
+        self.link_contact(contact);
+        self.add_contact_to_graph(contact);
+    }
+
+    /// Contact `contact` (arena index) stopped touching: its end event; it leaves its colour
+    /// and its island (which becomes a split candidate).
+    fn end_touch(&mut self, contact: u32) {
+        if let Some((shape_a, shape_b, _)) = self.contact_with_events(contact) {
+            self.events
+                .current
+                .end
+                .push(ContactEndTouchEvent { shape_a, shape_b });
+        }
+        self.unlink_contact(contact);
+        self.remove_contact_from_graph(contact);
+        self.unlink_contact(contact);
+    }
+
+    /// The shapes and sim of contact `contact` (arena index), if it reports events.
+    fn contact_with_events(&self, contact: u32) -> Option<(ShapeId, ShapeId, &ContactSim)> {
+        let record = self.contacts.arena.get_by_index(contact)?;
+        let sim = self.contacts.sims.get(record.sim_index as usize)?;
+        sim.enable_events
+            .then_some((record.shape_a, record.shape_b, sim))
     }
 }
 

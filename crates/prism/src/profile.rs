@@ -3,8 +3,13 @@
 //! [`StepProfile`] is measured on every step with `std::time::Instant` (a few clock reads per
 //! step, negligible next to any phase): wall-clock milliseconds for each phase of
 //! [`crate::World::step`] plus the solver's own per-stage breakdown. [`Counters`] is computed on
-//! request from the world's arrays. Both report only things that exist: there is no field for
-//! colours, islands or sleeping sets until the world has them.
+//! request from the world's arrays. Both report only things that exist in the world.
+//!
+//! The colour counters describe the constraint graph as the next solve will see it: how many
+//! colours hold contacts, how many contacts each holds, and how many found no colour (the
+//! overflow set, solved by the scalar path). A scene whose contacts pile into the overflow set
+//! — one body touching more than two dozen others — loses the wide path for those contacts;
+//! these counters are how to notice.
 //!
 //! With the `profile` feature every step phase also opens a Tracy zone (the `zone!` macro),
 //! named as in the step list; without it the macro expands to nothing.
@@ -26,6 +31,7 @@ macro_rules! zone {
 
 pub(crate) use zone;
 
+use graph_coloring::GRAPH_COLOR_COUNT;
 use solver_simd::SolverProfile;
 use std::time::Instant;
 
@@ -42,8 +48,15 @@ pub struct StepProfile {
     pub solve: f32,
     /// The solver's own stages (a breakdown of part of `solve`).
     pub solver: SolverProfile,
+    /// Part of `solve`: listing the graph's contacts in colour order and building the
+    /// solver's contact records from them.
+    pub solver_gather: f32,
+    /// Part of `solve`: copying the solved impulses back into the contacts.
+    pub solver_store: f32,
     /// Shape bounding boxes and broadphase proxies of the moved bodies.
     pub finalize: f32,
+    /// Islands: sleep timers, one island split, islands put to sleep.
+    pub sleep: f32,
     /// The whole step.
     pub total: f32,
 }
@@ -53,8 +66,12 @@ pub struct StepProfile {
 pub struct Counters {
     /// All bodies, of every type.
     pub bodies: usize,
-    /// Bodies in the awake set (dynamic and kinematic bodies; nothing sleeps yet).
+    /// Bodies in the awake set (dynamic bodies whose island is awake, and kinematic bodies).
     pub awake_bodies: usize,
+    /// Islands of dynamic bodies, awake and asleep.
+    pub islands: usize,
+    /// Sleeping solver sets (one per sleeping island).
+    pub sleeping_sets: usize,
     pub shapes: usize,
     /// Contacts between shapes whose fat boxes overlap (touching or not).
     pub contacts: usize,
@@ -64,6 +81,12 @@ pub struct Counters {
     pub static_tree_height: u32,
     /// Height of the moving bodies' broadphase tree.
     pub moving_tree_height: u32,
+    /// Graph colours holding at least one contact.
+    pub colors: usize,
+    /// Contacts in each graph colour.
+    pub color_contacts: [usize; GRAPH_COLOR_COUNT],
+    /// Touching contacts that found no colour (solved one at a time by the scalar path).
+    pub overflow_contacts: usize,
 }
 
 /// Runs `phase` and returns its result with the elapsed milliseconds.

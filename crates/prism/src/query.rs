@@ -88,7 +88,8 @@ impl World {
             });
         }
         let mut found = Vec::new();
-        for tree in [&self.broadphase.static_tree, &self.broadphase.moving_tree] {
+        let broadphase = &self.broadphase;
+        for tree in [&broadphase.static_tree, &broadphase.moving_tree, &broadphase.sleeping_tree] {
             tree.query(&aabb, filter.mask_bits, |_proxy, user_data| {
                 let Some(id) = self.shapes.key_at(user_data as u32) else {
                     return true;
@@ -106,7 +107,7 @@ impl World {
         Ok(found)
     }
 
-    /// Calls `on_hit` for each exact hit found in both trees; `on_hit` returns the fraction the
+    /// Calls `on_hit` for each exact hit found in every tree; `on_hit` returns the fraction the
     /// ray may be clipped to (1 to keep the whole ray).
     fn visit_ray_hits(
         &self,
@@ -116,7 +117,8 @@ impl World {
         mut on_hit: impl FnMut(RayResult) -> f32,
     ) {
         let mut max_fraction = 1.0;
-        for tree in [&self.broadphase.static_tree, &self.broadphase.moving_tree] {
+        let broadphase = &self.broadphase;
+        for tree in [&broadphase.static_tree, &broadphase.moving_tree, &broadphase.sleeping_tree] {
             tree.ray_cast(
                 origin,
                 translation,

@@ -22,9 +22,15 @@ impl World {
                 .moving_tree
                 .validate()
                 .map_err(|e| format!("moving tree: {e}")),
+            self.broadphase
+                .sleeping_tree
+                .validate()
+                .map_err(|e| format!("sleeping tree: {e}")),
             self.validate_bodies(),
             self.validate_shapes(),
             self.validate_contacts(),
+            self.validate_graph(),
+            self.validate_islands(),
         ];
         checks
             .into_iter()
@@ -86,9 +92,6 @@ impl World {
     }
 
     fn validate_contacts(&self) -> Result<(), String> {
-        if self.contacts.arena.len() != self.contacts.sims.len() {
-            return Err("contact arena and sims differ in length".into());
-        }
         for (index, sim) in self.contacts.sims.iter().enumerate() {
             let contact = self
                 .contacts
@@ -130,7 +133,7 @@ impl World {
                 }
             }
         }
-        if self.broadphase.pair_set.len() != self.contacts.sims.len() {
+        if self.broadphase.pair_set.len() != self.contacts.arena.len() {
             return Err("pair set and contacts differ in size".into());
         }
         Ok(())

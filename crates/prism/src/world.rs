@@ -22,6 +22,10 @@ use crate::contact::ContactStore;
 use crate::def::WorldDef;
 use crate::error::{PrismError, finite_vec};
 use crate::events::{ContactEvents, EventBuffers};
+use crate::graph::ContactGraph;
+use crate::solve::StepScratch;
+use crate::island::Islands;
+use crate::joint::JointStore;
 use crate::profile::{Counters, StepProfile, elapsed_ms, timed, zone};
 use crate::shape::ShapeRecord;
 use core_soa::{Arena, Body, BodyArrays, BodyId, ShapeId, Vec2};
@@ -37,7 +41,13 @@ pub struct World {
     pub(crate) solver_sets: Vec<BodyArrays>,
     pub(crate) shapes: Arena<ShapeRecord, ShapeId>,
     pub(crate) contacts: ContactStore,
+    /// The colours of the touching contacts between awake bodies.
+    pub(crate) graph: ContactGraph,
     pub(crate) broadphase: BroadPhase,
+    /// Islands, sleeping sets and body sleep events.
+    pub(crate) islands: Islands,
+    /// Joints, their solver list and break events.
+    pub(crate) joints: JointStore,
     pub(crate) events: EventBuffers,
     pub(crate) profile: StepProfile,
     /// The contact solver (keeps its scratch arrays between steps).
@@ -46,6 +56,8 @@ pub struct World {
     pub(crate) solver_contacts: Vec<SolverContact>,
     /// Scratch: for each solver contact, the index of the contact sim it came from.
     pub(crate) solver_contact_sources: Vec<u32>,
+    /// Per-step lookup tables of the narrowphase and the solve phase.
+    pub(crate) step_scratch: StepScratch,
     /// The `worker_count` threads the step runs on.
     pub(crate) thread_pool: Arc<rayon::ThreadPool>,
     /// The next id stamped into a chain's segments.
@@ -63,12 +75,16 @@ impl World {
             solver_sets: (0..SOLVER_SET_COUNT).map(|_| BodyArrays::new()).collect(),
             shapes: Arena::new(),
             contacts: ContactStore::default(),
+            graph: ContactGraph::new(def.force_overflow),
             broadphase: BroadPhase::new(),
+            islands: Islands::default(),
+            joints: JointStore::default(),
             events: EventBuffers::default(),
             profile: StepProfile::default(),
             solver: ContactSolver::new(),
             solver_contacts: Vec::new(),
             solver_contact_sources: Vec::new(),
+            step_scratch: StepScratch::default(),
             thread_pool,
             next_chain_id: 0,
         })
@@ -89,6 +105,10 @@ impl World {
                 requirement: "at least 1",
             });
         }
+        if self.def.worker_count <= 1 {
+            // One worker: every phase runs serially on the caller, with no hand-off to the pool.
+            return self.run_step(dt, substeps);
+        }
         let pool = Arc::clone(&self.thread_pool);
         pool.install(|| self.run_step(dt, substeps))
     }
@@ -105,7 +125,9 @@ impl World {
         let ((), collide) = timed(|| self.collide());
         let ((), update_contacts) = timed(|| self.update_contact_states());
         let (diverged, solve) = timed(|| self.solve(dt, substeps));
+        self.break_overloaded_joints();
         let ((), finalize) = timed(|| self.finalize_bodies());
+        let ((), sleep) = timed(|| self.update_sleep(dt));
 
         self.profile = StepProfile {
             pairs,
@@ -113,7 +135,10 @@ impl World {
             update_contacts,
             solve,
             solver: self.profile.solver,
+            solver_gather: self.profile.solver_gather,
+            solver_store: self.profile.solver_store,
             finalize,
+            sleep,
             total: elapsed_ms(start),
         };
         #[cfg(feature = "validate")]
@@ -155,10 +180,15 @@ impl World {
             bodies: self.bodies.len(),
             awake_bodies: self.solver_sets[AWAKE_SET as usize].len(),
             shapes: self.shapes.len(),
-            contacts: self.contacts.len(),
-            touching_contacts: self.contacts.touching_count(),
+            islands: self.island_count(),
+            sleeping_sets: self.sleeping_set_count(),
+            contacts: self.contact_count(),
+            touching_contacts: self.touching_contact_count(),
             static_tree_height: self.broadphase.static_tree.height(),
             moving_tree_height: self.broadphase.moving_tree.height(),
+            colors: self.graph.colors_in_use(),
+            color_contacts: self.graph.occupancy(),
+            overflow_contacts: self.graph.overflow_count(),
         }
     }
 }

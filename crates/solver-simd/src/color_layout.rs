@@ -23,6 +23,7 @@
 //! contacts with a stamp per body, a few microseconds for ten thousand contacts.
 
 use crate::SolverContact;
+use crate::joint::JointConstraint;
 use core::fmt;
 use core::ops::Range;
 use core_soa::{BodyState, body_flags};
@@ -69,8 +70,11 @@ pub enum ColorLayoutError {
         covered: usize,
         contact_count: usize,
     },
-    /// Dynamic body `body` appears in two contacts of colour `color`.
+    /// Dynamic body `body` appears in two constraints (contacts or joints) of colour `color`.
     BodyTwiceInColor { color: usize, body: u32 },
+    /// The joints' layout is wrong in the way the inner error describes (its counts are
+    /// joints, not contacts).
+    JointLayout(Box<ColorLayoutError>),
 }
 
 impl fmt::Display for ColorLayoutError {
@@ -97,6 +101,7 @@ impl fmt::Display for ColorLayoutError {
                 f,
                 "colour layout: dynamic body {body} appears twice in colour {color}"
             ),
+            ColorLayoutError::JointLayout(inner) => write!(f, "joints: {inner}"),
         }
     }
 }
@@ -119,13 +124,42 @@ impl LayoutChecker {
         contacts: &[SolverContact],
         states: &[BodyState],
     ) -> Result<(), ColorLayoutError> {
+        self.check_with_joints(layout, contacts, &ColorLayout::default(), &[], states)
+    }
+
+    /// [`LayoutChecker::check`] for contacts and joints coloured together: both layouts
+    /// partition their constraints, and no dynamic body appears twice among one colour's
+    /// contacts and joints taken together.
+    pub fn check_with_joints(
+        &mut self,
+        layout: &ColorLayout,
+        contacts: &[SolverContact],
+        joint_layout: &ColorLayout,
+        joints: &[JointConstraint],
+        states: &[BodyState],
+    ) -> Result<(), ColorLayoutError> {
         check_ranges(layout, contacts.len())?;
+        check_ranges(joint_layout, joints.len())
+            .map_err(|error| ColorLayoutError::JointLayout(Box::new(error)))?;
         self.stamps.clear();
         self.stamps.resize(states.len(), u32::MAX);
-        for (color, range) in layout.color_ranges.iter().enumerate() {
-            for contact in &contacts[range.clone()] {
-                for body in [contact.body_a, contact.body_b] {
-                    self.stamp(color, body, states)?;
+        let colors = layout
+            .color_ranges
+            .len()
+            .max(joint_layout.color_ranges.len());
+        for color in 0..colors {
+            if let Some(range) = layout.color_ranges.get(color) {
+                for contact in &contacts[range.clone()] {
+                    for body in [contact.body_a, contact.body_b] {
+                        self.stamp(color, body, states)?;
+                    }
+                }
+            }
+            if let Some(range) = joint_layout.color_ranges.get(color) {
+                for joint in &joints[range.clone()] {
+                    for body in [joint.body_a.index, joint.body_b.index] {
+                        self.stamp(color, body, states)?;
+                    }
                 }
             }
         }
@@ -260,6 +294,60 @@ mod tests {
         // In the overflow set anything goes.
         let overflow = ColorLayout::overflow_only(3);
         assert_eq!(checker.check(&overflow, &contacts, &states(5, &[])), Ok(()));
+    }
+
+    fn joint(a: u32, b: u32) -> JointConstraint {
+        use crate::joint::{JointBody, JointKind};
+        use core_soa::Transform;
+        let side = |index| JointBody::awake(index, 1.0, 1.0, Transform::IDENTITY);
+        JointConstraint::new(JointKind::Weld(Default::default()), side(a), side(b))
+    }
+
+    /// A colour's contacts and joints together may not name a dynamic body twice; across
+    /// colours, and with kinematic bodies, they may.
+    #[test]
+    fn joints_share_the_colour_invariant_with_contacts() {
+        let contacts = [contact(0, 1), contact(2, 3)];
+        let layout = ColorLayout {
+            color_ranges: vec![0..1, 1..2],
+            overflow: 2..2,
+        };
+        let joints = [joint(2, 4), joint(1, 5), joint(0, 6)];
+        let mut checker = LayoutChecker::default();
+        // Colour 0: contact 0-1 and joint 2-4; colour 1: contact 2-3 and joint 1-5.
+        let fine = ColorLayout {
+            color_ranges: vec![0..1, 1..2],
+            overflow: 2..3,
+        };
+        let body_states = states(7, &[]);
+        assert_eq!(
+            checker.check_with_joints(&layout, &contacts, &fine, &joints, &body_states),
+            Ok(())
+        );
+        // Joint 1-5 in colour 0 meets contact 0-1.
+        let clash = ColorLayout {
+            color_ranges: vec![1..2, 2..2, 2..3],
+            overflow: 0..1,
+        };
+        assert_eq!(
+            checker.check_with_joints(&layout, &contacts, &clash, &joints, &body_states),
+            Err(ColorLayoutError::BodyTwiceInColor { color: 0, body: 1 })
+        );
+        // Body 1 kinematic: never written, so it may repeat.
+        assert_eq!(
+            checker.check_with_joints(&layout, &contacts, &clash, &joints, &states(7, &[1])),
+            Ok(())
+        );
+        let short = ColorLayout::overflow_only(2);
+        assert_eq!(
+            checker.check_with_joints(&layout, &contacts, &short, &joints, &body_states),
+            Err(ColorLayoutError::JointLayout(Box::new(
+                ColorLayoutError::ContactsNotCovered {
+                    covered: 2,
+                    contact_count: 3
+                }
+            )))
+        );
     }
 
     #[test]

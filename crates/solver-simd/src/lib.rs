@@ -56,7 +56,10 @@
 //! solves every contact by the scalar path. [`ContactSolver::solve_colored`] takes the
 //! contacts ordered by graph colour with a [`ColorLayout`] of the colour ranges and the
 //! overflow range, and solves the colours wide and in parallel
-//! ([`ContactSolver::set_worker_count`]). Static bodies are not in the arrays: a contact names
+//! ([`ContactSolver::set_worker_count`]). [`ContactSolver::solve_colored_with_joints`] adds
+//! the step's joints ([`SolverJoints`], ordered by the same colours): prepared after the
+//! step's start pose is recorded, and in every substep warm started, solved and relaxed just
+//! before the contacts of their colour ([`joint_passes`]). Static bodies are not in the arrays: a contact names
 //! them with `core_soa::NULL_BODY`. Kinematic bodies are, without the `DYNAMIC` flag; they move
 //! with their velocity and contacts never change it. No path fuses multiply-adds and the work
 //! partition depends on the scene alone, so a step is a deterministic function of its input,
@@ -70,6 +73,7 @@ pub mod executor;
 pub mod gather_scatter;
 pub mod integrate;
 pub mod joint;
+pub mod joint_passes;
 pub mod params;
 pub mod profile;
 pub mod sequential_impulses;
@@ -87,6 +91,7 @@ use collision::Manifold;
 use core_soa::{BodySim, BodyState};
 
 pub use color_layout::{ColorLayout, ColorLayoutError};
+pub use joint_passes::SolverJoints;
 pub use params::{SolverKind, SolverParams};
 pub use profile::SolverProfile;
 pub use softness::Softness;

@@ -34,7 +34,7 @@ impl SolverProfile {
     pub fn add_stage(&mut self, stage: Stage, elapsed: Duration) {
         let ms = duration_ms(elapsed);
         let field = match stage {
-            Stage::PrepareContacts => &mut self.prepare,
+            Stage::PrepareContacts | Stage::PrepareJoints => &mut self.prepare,
             Stage::IntegrateVelocities => &mut self.integrate_velocities,
             Stage::WarmStart => &mut self.warm_start,
             Stage::Solve => &mut self.solve,
@@ -109,6 +109,7 @@ fn stage_span(stage: Stage) -> Option<tracy_client::Span> {
     let client = tracy_client::Client::running()?;
     let location = match stage {
         Stage::PrepareContacts => span_location!("prepare_contacts"),
+        Stage::PrepareJoints => span_location!("prepare_joints"),
         Stage::IntegrateVelocities => span_location!("integrate_velocities"),
         Stage::WarmStart => span_location!("warm_start"),
         Stage::Solve => span_location!("solve"),

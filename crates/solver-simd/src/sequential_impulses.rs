@@ -67,6 +67,7 @@ pub fn sequential_impulse_stages(iterations: u32, stages: &mut Vec<Stage>) {
     stages.clear();
     stages.extend([
         Stage::PrepareContacts,
+        Stage::PrepareJoints,
         Stage::IntegrateVelocities,
         Stage::WarmStart,
     ]);

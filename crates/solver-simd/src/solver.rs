@@ -9,9 +9,11 @@
 //!
 //! ```text
 //!   begin_step     Δp = 0, Δq = I, center0/rotation0 = current pose
-//!   check          the colour layout partitions the contacts; no dynamic body twice a colour
+//!   check          the colour layouts partition the contacts and the joints; no dynamic body
+//!                  twice in a colour's contacts and joints together
 //!   plan           bundles per colour (LANES contacts each); the kind's stages expanded into
-//!                  entries per colour and overflow, with block sizes from the counts
+//!                  entries per colour (its joints, then its bundles) and overflow, with block
+//!                  sizes from the counts
 //!   execute        the entries in order, blocks spread over the workers, each timed
 //!   finalize       pose from center0 + Δp, Δq·rotation0; forces cleared; blow-ups reported
 //! ```
@@ -29,6 +31,7 @@ use crate::contact_constraint::ContactConstraint;
 use crate::contact_wide::ContactBundle;
 use crate::executor::{StageObserver, StagedExecutor};
 use crate::integrate::{begin_step, finalize_bodies};
+use crate::joint_passes::SolverJoints;
 use crate::params::{SolverKind, SolverParams};
 use crate::profile::{SolverProfile, StageZone, ms_since};
 use crate::sequential_impulses::sequential_impulse_stages;
@@ -64,6 +67,8 @@ pub struct ContactSolver {
     bundles: Vec<ContactBundle>,
     bundle_sources: Vec<BundleSource>,
     color_bundles: Vec<Range<u32>>,
+    /// The joints of each colour (indices into the step's joint list).
+    joint_colors: Vec<Range<u32>>,
     stages: Vec<Stage>,
     entries: Vec<StageEntry>,
     executor: StagedExecutor,
@@ -154,7 +159,15 @@ impl ContactSolver {
         profile: &mut SolverProfile,
     ) {
         let layout = ColorLayout::overflow_only(contacts.len());
-        self.run_step(Instant::now(), context, bodies, contacts, &layout, profile);
+        let step = StepInput {
+            contacts,
+            layout: &layout,
+            joints: SolverJoints {
+                joints: &mut [],
+                layout: &ColorLayout::default(),
+            },
+        };
+        self.run_step(Instant::now(), context, bodies, step, profile);
     }
 
     /// Runs one whole step over `contacts` ordered by colour as `layout` describes: each
@@ -183,24 +196,84 @@ impl ContactSolver {
         layout: &ColorLayout,
         profile: &mut SolverProfile,
     ) -> Result<(), ColorLayoutError> {
+        let no_joints = SolverJoints {
+            joints: &mut [],
+            layout: &ColorLayout::default(),
+        };
+        self.solve_colored_joints_with_context(
+            context, bodies, contacts, layout, no_joints, profile,
+        )
+    }
+
+    /// [`ContactSolver::solve_colored`] with the step's joints, ordered by the same graph
+    /// colours as `joints.layout` describes: each colour's joints are solved in parallel
+    /// blocks just before that colour's contacts, the overflow joints serially before the
+    /// overflow contacts (see [`crate::joint_passes`]). Fails, before anything moves, if either
+    /// layout does not partition its constraints or a colour's contacts and joints together
+    /// name a dynamic body twice.
+    pub fn solve_colored_with_joints(
+        &mut self,
+        params: &SolverParams,
+        bodies: AwakeBodies<'_>,
+        contacts: &mut [SolverContact],
+        layout: &ColorLayout,
+        joints: SolverJoints<'_>,
+        profile: &mut SolverProfile,
+    ) -> Result<(), ColorLayoutError> {
+        let context = params.has_valid_dt().then(|| StepContext::new(params));
+        self.solve_colored_joints_with_context(
+            context.as_ref(),
+            bodies,
+            contacts,
+            layout,
+            joints,
+            profile,
+        )
+    }
+
+    /// [`ContactSolver::solve_colored_with_joints`] with adjusted step constants (see
+    /// [`ContactSolver::solve_with_context`]).
+    pub fn solve_colored_joints_with_context(
+        &mut self,
+        context: Option<&StepContext>,
+        bodies: AwakeBodies<'_>,
+        contacts: &mut [SolverContact],
+        layout: &ColorLayout,
+        joints: SolverJoints<'_>,
+        profile: &mut SolverProfile,
+    ) -> Result<(), ColorLayoutError> {
         let step_start = Instant::now();
         let body_count = bodies.states.len().min(bodies.sims.len());
-        self.checker
-            .check(layout, contacts, &bodies.states[..body_count])?;
-        self.run_step(step_start, context, bodies, contacts, layout, profile);
+        self.checker.check_with_joints(
+            layout,
+            contacts,
+            joints.layout,
+            joints.joints,
+            &bodies.states[..body_count],
+        )?;
+        let step = StepInput {
+            contacts,
+            layout,
+            joints,
+        };
+        self.run_step(step_start, context, bodies, step, profile);
         Ok(())
     }
 
-    /// The step, with `layout` already checked; `step_start` is when the call began.
+    /// The step, with its layouts already checked; `step_start` is when the call began.
     fn run_step(
         &mut self,
         step_start: Instant,
         context: Option<&StepContext>,
         bodies: AwakeBodies<'_>,
-        contacts: &mut [SolverContact],
-        layout: &ColorLayout,
+        step: StepInput<'_, '_>,
         profile: &mut SolverProfile,
     ) {
+        let StepInput {
+            contacts,
+            layout,
+            joints,
+        } = step;
         *profile = SolverProfile::default();
         self.non_finite_bodies.clear();
         let AwakeBodies { states, sims } = bodies;
@@ -212,7 +285,7 @@ impl ContactSolver {
             profile.total = ms_since(step_start);
             return;
         };
-        self.plan(context, layout, body_count);
+        self.plan(context, layout, joints.layout, body_count);
         {
             let arrays = StepArrays {
                 states: SharedSlice::new(states),
@@ -222,6 +295,7 @@ impl ContactSolver {
                 overflow: SharedSlice::new(&mut self.overflow_constraints),
                 overflow_first_contact: layout.overflow.start,
                 bundle_sources: &self.bundle_sources,
+                joints: SharedSlice::new(joints.joints),
             };
             let entries = &self.entries;
             let mut observer = ProfileObserver::new(entries, profile);
@@ -247,7 +321,13 @@ impl ContactSolver {
     }
 
     /// Cuts each colour into bundles, sizes the scratch arrays, and builds the stage list.
-    fn plan(&mut self, context: &StepContext, layout: &ColorLayout, body_count: usize) {
+    fn plan(
+        &mut self,
+        context: &StepContext,
+        layout: &ColorLayout,
+        joint_layout: &ColorLayout,
+        body_count: usize,
+    ) {
         self.color_bundles.clear();
         self.bundle_sources.clear();
         for range in &layout.color_ranges {
@@ -261,6 +341,9 @@ impl ContactSolver {
             self.color_bundles
                 .push(first_bundle..self.bundle_sources.len() as u32);
         }
+        self.joint_colors.clear();
+        self.joint_colors
+            .extend(joint_layout.color_ranges.iter().map(as_u32_range));
         let bundle_count = self.bundle_sources.len();
         set_len_for_overwrite(&mut self.bundles, bundle_count);
         set_len_for_overwrite(&mut self.overflow_constraints, layout.overflow.len());
@@ -275,6 +358,9 @@ impl ContactSolver {
             color_bundles: &self.color_bundles,
             bundle_count: bundle_count as u32,
             overflow_count: layout.overflow.len() as u32,
+            joint_colors: &self.joint_colors,
+            overflow_joints: as_u32_range(&joint_layout.overflow),
+            joint_count: joint_count(joint_layout) as u32,
         };
         expand_stages(&self.stages, &shape, &mut self.entries);
         self.counters = SolverCounters {
@@ -286,6 +372,28 @@ impl ContactSolver {
             workers: self.worker_count(),
         };
     }
+}
+
+/// What one step solves: the contacts and joints, each ordered by colour as its layout says.
+struct StepInput<'c, 'j> {
+    contacts: &'c mut [SolverContact],
+    layout: &'c ColorLayout,
+    joints: SolverJoints<'j>,
+}
+
+fn as_u32_range(range: &Range<usize>) -> Range<u32> {
+    range.start as u32..range.end as u32
+}
+
+/// The number of joints a (checked) joint layout covers.
+fn joint_count(layout: &ColorLayout) -> usize {
+    layout
+        .color_ranges
+        .iter()
+        .chain([&layout.overflow])
+        .map(|range| range.end)
+        .max()
+        .unwrap_or(0)
 }
 
 /// Gives `items` length `len` without writing elements it already has (every element is
@@ -873,7 +981,8 @@ mod tests {
         );
         assert!(profile.total > 0.0);
         assert!(profile.stage_sum() <= profile.total * 1.0001 + 1e-6);
-        assert_eq!(solver.stages().len(), 1 + 4 * 5 + 2);
+        // Prepare contacts and joints, 4 × 5 substep stages, restitution and store.
+        assert_eq!(solver.stages().len(), 2 + 4 * 5 + 2);
         assert_eq!(solver.constraints().len(), 1);
     }
 

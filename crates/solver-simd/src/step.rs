@@ -8,6 +8,7 @@
 //! | bundles | scalar prepare + pack, per bundle / unpack into the manifolds | wide kernels over the block's bundles | — |
 //! | overflow | scalar, per block of contacts | scalar, the whole set as one block | — |
 //! | bodies | — | — | the block's bodies |
+//! | joints, overflow joints | prepare per joint (parallel) | scalar joint kernels (see [`crate::joint_passes`]) | — |
 //!
 //! Each access below states why it cannot race: blocks of one entry cover disjoint items;
 //! entries run one after another; within a colour no dynamic body repeats (checked before the
@@ -24,6 +25,8 @@ use crate::contact_wide::{
     store_bundle_impulses, warm_start_bundles,
 };
 use crate::integrate::{integrate_positions, integrate_velocities};
+use crate::joint::JointConstraint;
+use crate::joint_passes::{JointArrays, run_joint_block, run_overflow_joint_block};
 use crate::params::SolverKind;
 use crate::shared::SharedSlice;
 use crate::stages::{Stage, StageEntry, StageTarget, StepContext};
@@ -54,6 +57,8 @@ pub(crate) struct StepArrays<'a> {
     pub overflow: SharedSlice<'a, ContactConstraint>,
     pub overflow_first_contact: usize,
     pub bundle_sources: &'a [BundleSource],
+    /// The step's joints, ordered by colour.
+    pub joints: SharedSlice<'a, JointConstraint>,
 }
 
 /// Runs block `block` of `entry`.
@@ -66,6 +71,19 @@ pub(crate) fn run_block(entry: &StageEntry, block: u32, ctx: &StepContext, array
             let serial = entry.block_count() == 1;
             run_overflow_block(entry.stage, items, serial, ctx, arrays)
         }
+        StageTarget::Joints => run_joint_block(entry.stage, items, ctx, &joint_arrays(arrays)),
+        StageTarget::OverflowJoints => {
+            let serial = entry.block_count() == 1;
+            run_overflow_joint_block(entry.stage, items, serial, ctx, &joint_arrays(arrays))
+        }
+    }
+}
+
+fn joint_arrays<'s, 'a>(arrays: &'s StepArrays<'a>) -> JointArrays<'s, 'a> {
+    JointArrays {
+        states: &arrays.states,
+        sims: &arrays.sims,
+        joints: &arrays.joints,
     }
 }
 
