@@ -2,16 +2,21 @@
 //! Prism counterpart of the Box2D and Rapier translators in prism-bench, so all three engines
 //! run the same bodies.
 
-use crate::description::{BodyDesc, BodyGroup, BodyKind, Filter, Geometry, ShapeDesc};
+use crate::description::{
+    BodyDesc, BodyGroup, BodyKind, Filter, Geometry, RevoluteDesc, ShapeDesc,
+};
 use prism::{
-    BodyDef, BodyId, BodyType, Capsule, Circle, PrismError, Rot, Segment, ShapeDef, World,
-    make_offset_box, make_polygon,
+    BodyDef, BodyId, BodyType, Capsule, Circle, JointDef, JointId, PrismError, RevoluteJointDef,
+    Rot, Segment, ShapeDef, World, make_offset_box, make_polygon,
 };
 
-/// The bodies (and, once joints are built, the joints) one group became, in group order.
+/// The bodies and joints one group became, in group order.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BuiltGroup {
     pub bodies: Vec<BodyId>,
+    /// One entry per description joint; `None` for a joint between two static bodies, which
+    /// Prism refuses (it could never move anything) and the translator therefore skips.
+    pub joints: Vec<Option<JointId>>,
 }
 
 /// Creates every body of `group` in `world`; on error, destroys what it had created.
@@ -29,19 +34,16 @@ fn insert_bodies(
     group: &BodyGroup,
     built: &mut BuiltGroup,
 ) -> Result<(), PrismError> {
-    if !group.joints.is_empty() {
-        return Err(PrismError::InvalidCount {
-            field: "BodyGroup::joints",
-            value: u32::try_from(group.joints.len()).unwrap_or(u32::MAX),
-            requirement: "none: the World has no joints yet",
-        });
-    }
     for desc in &group.bodies {
         let body = world.create_body(&body_def(desc))?;
         built.bodies.push(body);
         for shape in &desc.shapes {
             create_shape(world, body, shape)?;
         }
+    }
+    for joint in &group.joints {
+        let created = create_revolute(world, group, &built.bodies, joint)?;
+        built.joints.push(created);
     }
     // Bodies created asleep start asleep only where the world sleeps at all, as in Box2D.
     if world.is_sleep_enabled() {
@@ -54,7 +56,45 @@ fn insert_bodies(
     Ok(())
 }
 
-/// Destroys a built group's bodies (their shapes and contacts go with them).
+/// A description's revolute joint, with the relative angle zero at creation (the reference
+/// angle is the bodies' relative angle then) and no contacts between the two bodies (Box2D's
+/// `collideConnected = false`). `None` when both bodies are static.
+fn create_revolute(
+    world: &mut World,
+    group: &BodyGroup,
+    bodies: &[BodyId],
+    desc: &RevoluteDesc,
+) -> Result<Option<JointId>, PrismError> {
+    let is_static = |i: usize| group.bodies[i].kind == BodyKind::Static;
+    if is_static(desc.body_a) && is_static(desc.body_b) {
+        return Ok(None);
+    }
+    let (body_a, body_b) = (bodies[desc.body_a], bodies[desc.body_b]);
+    let mut def = RevoluteJointDef::new(JointDef {
+        local_anchor_a: desc.local_anchor_a,
+        local_anchor_b: desc.local_anchor_b,
+        ..JointDef::new(body_a, body_b)
+    });
+    def.reference_angle = world.rotation(body_b)?.angle() - world.rotation(body_a)?.angle();
+    let joint = &mut def.settings;
+    if let Some([lower, upper]) = desc.limits {
+        (joint.enable_limit, joint.lower_angle, joint.upper_angle) = (true, lower, upper);
+    }
+    if let Some(spring) = desc.spring {
+        (joint.enable_spring, joint.hertz, joint.damping_ratio) =
+            (true, spring.hertz, spring.damping_ratio);
+    }
+    if let Some(motor) = desc.motor {
+        (
+            joint.enable_motor,
+            joint.motor_speed,
+            joint.max_motor_torque,
+        ) = (true, motor.speed, motor.max_torque);
+    }
+    world.create_revolute_joint(&def).map(Some)
+}
+
+/// Destroys a built group's bodies (their shapes, contacts and joints go with them).
 pub fn remove_group(world: &mut World, built: &BuiltGroup) {
     for &body in built.bodies.iter().rev() {
         // A body already gone (destroyed by the user) is not an error here.

@@ -115,7 +115,7 @@ impl Engine for PrismEngine {
             bodies: counters.bodies,
             shapes: counters.shapes,
             contacts: counters.contacts,
-            joints: 0,
+            joints: self.world.joint_ids().len(),
         }
     }
 
@@ -137,10 +137,16 @@ impl Engine for PrismEngine {
         self.world.angular_velocity(self.body(slot, body)?).ok()
     }
 
-    /// Prism has no joints yet, so no group holding joints can be built and there is no
-    /// anchor separation to report.
     fn max_joint_error(&self) -> f32 {
-        0.0
+        let joints = self
+            .groups
+            .iter()
+            .flatten()
+            .flat_map(|g| g.joints.iter().flatten());
+        joints
+            .filter_map(|&joint| self.world.joint_anchors(joint).ok())
+            .map(|(a, b)| a.distance(b))
+            .fold(0.0, f32::max)
     }
 
     fn phase_totals(&self) -> Vec<(&'static str, f64)> {
