@@ -3,9 +3,9 @@
 //! A binary bounding-volume hierarchy over axis-aligned boxes, used as the broadphase (which
 //! shapes might touch?) and to answer box and ray queries. Every leaf is a *proxy*: a shape's box
 //! grown by a margin (the *fat* box), its category bits and an opaque `user_data`. Every internal
-//! node holds the union of its two children's boxes and the bitwise OR of their category bits, so
-//! a query can skip a whole subtree whose box misses the query box or whose categories miss the
-//! query mask.
+//! node holds a box containing its two children's boxes (their union, unless a move enlarged it
+//! in place; see below) and the bitwise OR of their category bits, so a query can skip a whole
+//! subtree whose box misses the query box or whose categories miss the query mask.
 //!
 //! ```text
 //!                 [A ∪ B ∪ C]              internal nodes: union box, OR of categories
@@ -20,8 +20,17 @@
 //! rotation only re-link internal nodes), so ids stay stable until `destroy_proxy`.
 //!
 //! **Fat boxes.** A moving shape reports its tight box every step; as long as the tight box stays
-//! inside the fat box nothing happens, which makes small jitter free. Only when it escapes is the
-//! leaf removed and re-inserted with a new fat box. Static trees use a margin of zero.
+//! inside the fat box nothing happens, which makes small jitter free. When it escapes, the leaf
+//! gets a new fat box (the tight box grown by the margin). Static trees use a margin of zero.
+//!
+//! **Moves enlarge; rebuilds tighten.** A small escape does not re-insert the leaf: it only
+//! grows the ancestors' boxes until one already contains the new fat box and flags every
+//! ancestor as *enlarged* (`tree/enlarge.rs`). That is a short walk with no search, no
+//! allocation and no rotation, so a scene where every body moves every step pays little per
+//! move. Enlarged boxes are still correct bounds (they contain their children), only looser,
+//! and the flagged part of the tree is rebuilt top-down by `rebuild_enlarged`, which the tree
+//! also triggers by itself once the flagged part grows past a fixed fraction of the tree. A long
+//! jump (a teleport) would stretch every ancestor across the jump, so it re-inserts instead.
 //!
 //! **Insertion** follows the surface-area heuristic, with perimeter as the 2D "area": the cost of
 //! a tree is the sum of its internal nodes' perimeters (a random query point of a random line
@@ -46,8 +55,11 @@
 //! bit-identical trees and the same callback order.
 //!
 //! **Rebuild** (`rebuild`) discards the internal nodes and builds a new hierarchy top-down with a
-//! binned surface-area split, which recovers quality after long runs of incremental updates.
+//! binned surface-area split, which recovers quality after long runs of incremental updates;
+//! `rebuild_enlarged` does the same for the enlarged part only, keeping intact every subtree
+//! that no move has touched.
 
+mod enlarge;
 mod rebuild;
 #[cfg(test)]
 mod tests;
@@ -85,6 +97,9 @@ struct Node {
     child2: u32,
     /// 0 for leaves, 1 + the taller child's height for internal nodes, `FREE_HEIGHT` when free.
     height: u32,
+    /// Internal nodes only: the box may be larger than the union of the children, because a
+    /// leaf below moved since the last rebuild; the node is rebuilt by `rebuild_enlarged`.
+    enlarged: bool,
 }
 
 impl Node {
@@ -99,6 +114,7 @@ impl Node {
         child1: NULL_NODE,
         child2: NULL_NODE,
         height: FREE_HEIGHT,
+        enlarged: false,
     };
 
     #[inline]
@@ -120,8 +136,16 @@ pub struct DynamicTree {
     free_list: u32,
     proxy_count: usize,
     margin: f32,
+    /// The number of internal nodes flagged `enlarged`.
+    enlarged_count: usize,
+    /// Whether moves rebuild the enlarged part by themselves (see `tree/enlarge.rs`); always
+    /// on outside tests, which turn it off to observe a tree left loose.
+    auto_rebuild: bool,
     /// Scratch for the branch-and-bound sibling search: (node, growth inherited from ancestors).
     search_stack: Vec<(u32, f32)>,
+    /// Scratch for the top-down builds, kept so that a per-step partial rebuild allocates
+    /// nothing once warmed up.
+    build_scratch: rebuild::BuildScratch,
 }
 
 impl Default for DynamicTree {
@@ -145,7 +169,10 @@ impl DynamicTree {
             free_list: NULL_NODE,
             proxy_count: 0,
             margin,
+            enlarged_count: 0,
+            auto_rebuild: true,
             search_stack: Vec::new(),
+            build_scratch: rebuild::BuildScratch::default(),
         }
     }
 
@@ -184,9 +211,11 @@ impl DynamicTree {
         self.proxy_count -= 1;
     }
 
-    /// Updates a live proxy for a shape whose tight box is now `tight`. Re-inserts the leaf (with
-    /// a new fat box `tight` grown by the margin) only when `tight` is no longer inside the
-    /// proxy's fat box; returns whether it did. A dead id is treated as by `destroy_proxy`.
+    /// Updates a live proxy for a shape whose tight box is now `tight`. When `tight` is no longer
+    /// inside the proxy's fat box, gives the proxy a new fat box (`tight` grown by the margin)
+    /// and returns true; otherwise changes nothing and returns false. A small move enlarges the
+    /// ancestors in place, a long jump re-inserts the leaf (see `tree/enlarge.rs`); either way
+    /// queries see the new box at once. A dead id is treated as by `destroy_proxy`.
     pub fn move_proxy(&mut self, proxy: u32, tight: Aabb) -> bool {
         debug_assert!(
             self.is_proxy(proxy),
@@ -196,9 +225,15 @@ impl DynamicTree {
         if !self.is_proxy(proxy) || self.nodes[proxy as usize].aabb.contains(&tight) {
             return false;
         }
-        self.remove_leaf(proxy);
-        self.nodes[proxy as usize].aabb = tight.fattened(self.margin);
-        self.insert_leaf(proxy);
+        let fat = tight.fattened(self.margin);
+        if enlarge::is_short_move(self.nodes[proxy as usize].aabb, fat) {
+            self.enlarge_proxy(proxy, fat);
+            self.rebuild_enlarged_if_due();
+        } else {
+            self.remove_leaf(proxy);
+            self.nodes[proxy as usize].aabb = fat;
+            self.insert_leaf(proxy);
+        }
         true
     }
 
@@ -297,6 +332,9 @@ impl DynamicTree {
     }
 
     fn free_node(&mut self, index: u32) {
+        if self.nodes[index as usize].enlarged {
+            self.enlarged_count -= 1;
+        }
         self.nodes[index as usize] = Node {
             parent_or_next: self.free_list,
             ..Node::FREE
@@ -350,6 +388,10 @@ impl DynamicTree {
             let node = &mut self.nodes[new_parent as usize];
             node.child1 = sibling;
             node.child2 = leaf;
+        }
+        // An enlarged sibling keeps an enlarged parent (the flags stay closed upwards).
+        if self.nodes[sibling as usize].enlarged {
+            self.mark_enlarged(new_parent);
         }
         self.replace_child(old_parent, sibling, new_parent);
         self.nodes[sibling as usize].parent_or_next = new_parent;
@@ -520,9 +562,14 @@ impl DynamicTree {
 
     /// Exchanges `swap.lowered` (a child of `a`) with `swap.lifted` (a child of `new_parent`,
     /// the other child of `a`) and refits `new_parent`.
+    /// The lifted node's new parent `a` was already its grandparent, so it is enlarged whenever
+    /// the lifted node is; the lowered node's new parent must be flagged when it is enlarged.
     fn apply_swap(&mut self, a: u32, swap: Swap) {
         self.replace_child(a, swap.lowered, swap.lifted);
         self.replace_child(swap.new_parent, swap.lifted, swap.lowered);
+        if self.nodes[swap.lowered as usize].enlarged {
+            self.mark_enlarged(swap.new_parent);
+        }
         self.refit(swap.new_parent);
     }
 }

@@ -14,16 +14,28 @@
 //! perimeter, and then pays for the leaves below it). The cheapest split wins. When all centres
 //! coincide, or a split would leave one side empty, the range is cut at its middle. Leaves keep
 //! their indices, so proxy ids survive a rebuild.
+//!
+//! **Partial rebuild.** `rebuild_enlarged` applies the same build to the enlarged part of the
+//! tree only (see `tree/enlarge.rs`). Walking down from the root through enlarged nodes, every
+//! enlarged node is freed and every node that is not enlarged — a leaf, or an untouched subtree,
+//! whose box is exactly its children's union — becomes one *item* of the build, kept whole. The
+//! binned split then works on the items' boxes as it does on leaves', and the new internal
+//! nodes are refitted bottom-up, which also recomputes their heights from the kept subtrees'.
+//! Since the enlarged nodes are connected to the root, the new top part replaces them exactly,
+//! and its boxes are tight again. The cost is that of building over `k + 1` items for `k`
+//! enlarged nodes, independent of the size of the untouched subtrees. Scratch arrays are kept
+//! in the tree between builds, so a rebuild allocates nothing once they have grown.
 
 use super::{DynamicTree, NULL_NODE};
 use crate::aabb::Aabb;
+use core_soa::Vec2;
 
 /// The number of bins along the split axis; 16 is close to a full sweep in quality at a fraction
 /// of its cost.
 const BIN_COUNT: usize = 16;
 
-/// A range of leaves still to be turned into a subtree, and where to hang that subtree.
-#[derive(Clone, Copy)]
+/// A range of items still to be turned into a subtree, and where to hang that subtree.
+#[derive(Clone, Copy, Debug)]
 struct BuildTask {
     begin: usize,
     end: usize,
@@ -38,6 +50,36 @@ struct Bin {
     count: usize,
 }
 
+/// One subtree (a leaf, or an untouched internal node) the build arranges, with its box and
+/// centre copied out of the node array: the build reads them once per level, and a dense array
+/// it reorders in place is far kinder to the cache than scattered node loads.
+#[derive(Clone, Copy, Debug)]
+struct BuildItem {
+    aabb: Aabb,
+    centre: Vec2,
+    node: u32,
+}
+
+impl BuildItem {
+    fn new(node: u32, aabb: Aabb) -> Self {
+        BuildItem {
+            aabb,
+            centre: aabb.center(),
+            node,
+        }
+    }
+}
+
+/// Reusable arrays for the top-down builds.
+#[derive(Clone, Debug, Default)]
+pub(super) struct BuildScratch {
+    /// The subtrees the build arranges.
+    items: Vec<BuildItem>,
+    tasks: Vec<BuildTask>,
+    /// Internal nodes created by the build, parents before children.
+    created: Vec<u32>,
+}
+
 fn union_of(a: Option<Aabb>, b: Option<Aabb>) -> Option<Aabb> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.union(&b)),
@@ -50,36 +92,81 @@ impl DynamicTree {
     /// Rebuilds the whole hierarchy top-down with binned surface-area splits. Proxy ids, fat
     /// boxes, categories and user data are unchanged.
     pub fn rebuild(&mut self) {
-        let mut leaves = Vec::with_capacity(self.proxy_count);
+        let mut scratch = std::mem::take(&mut self.build_scratch);
+        scratch.items.clear();
         for index in 0..self.nodes.len() as u32 {
             let node = self.nodes[index as usize];
             if !node.is_allocated() {
                 continue;
             }
             if node.is_leaf() {
-                leaves.push(index);
+                scratch.items.push(BuildItem::new(index, node.aabb));
             } else {
                 self.free_node(index);
             }
         }
-        self.root = NULL_NODE;
-        if leaves.is_empty() {
+        debug_assert_eq!(self.enlarged_count, 0);
+        self.build(&mut scratch);
+        self.build_scratch = scratch;
+    }
+
+    /// Rebuilds the enlarged top part of the tree (see the module documentation), leaving the
+    /// subtrees below it untouched. Afterwards no node is enlarged and every box is the exact
+    /// union of its children's. Proxy ids, fat boxes, categories and user data are unchanged.
+    /// Does nothing when no node is enlarged.
+    pub fn rebuild_enlarged(&mut self) {
+        if self.root == NULL_NODE || !self.nodes[self.root as usize].enlarged {
+            debug_assert_eq!(self.enlarged_count, 0);
             return;
         }
-        let mut internal_nodes = Vec::with_capacity(leaves.len());
-        let mut tasks = vec![BuildTask {
+        let mut scratch = std::mem::take(&mut self.build_scratch);
+        scratch.items.clear();
+        // The array of created nodes serves as the descent stack until the build needs it.
+        let mut descent = std::mem::take(&mut scratch.created);
+        descent.clear();
+        descent.push(self.root);
+        while let Some(index) = descent.pop() {
+            let node = self.nodes[index as usize];
+            if node.is_leaf() || !node.enlarged {
+                scratch.items.push(BuildItem::new(index, node.aabb));
+            } else {
+                descent.extend([node.child2, node.child1]);
+                self.free_node(index);
+            }
+        }
+        scratch.created = descent;
+        debug_assert_eq!(self.enlarged_count, 0);
+        self.build(&mut scratch);
+        self.build_scratch = scratch;
+    }
+
+    /// Arranges `scratch.items` (subtrees whose internal structure is kept) under new internal
+    /// nodes, top-down, and makes the result the root.
+    fn build(&mut self, scratch: &mut BuildScratch) {
+        let BuildScratch {
+            items,
+            tasks,
+            created,
+        } = scratch;
+        self.root = NULL_NODE;
+        if items.is_empty() {
+            return;
+        }
+        created.clear();
+        tasks.clear();
+        tasks.push(BuildTask {
             begin: 0,
-            end: leaves.len(),
+            end: items.len(),
             parent: NULL_NODE,
             is_first_child: true,
-        }];
+        });
         while let Some(task) = tasks.pop() {
             let subtree = if task.end - task.begin == 1 {
-                leaves[task.begin]
+                items[task.begin].node
             } else {
-                let middle = self.split_leaves(&mut leaves[task.begin..task.end]) + task.begin;
+                let middle = split_items(&mut items[task.begin..task.end]) + task.begin;
                 let node = self.allocate_node();
-                internal_nodes.push(node);
+                created.push(node);
                 tasks.push(BuildTask {
                     begin: middle,
                     end: task.end,
@@ -96,8 +183,8 @@ impl DynamicTree {
             };
             self.attach(subtree, task.parent, task.is_first_child);
         }
-        // Children were allocated after their parents, so the reverse order refits bottom-up.
-        for &node in internal_nodes.iter().rev() {
+        // Children were created after their parents, so the reverse order refits bottom-up.
+        for &node in created.iter().rev() {
             self.refit(node);
         }
     }
@@ -112,36 +199,35 @@ impl DynamicTree {
             self.nodes[parent as usize].child2 = subtree;
         }
     }
+}
 
-    /// Reorders `leaves` (at least two) so that the first `k` form the left subtree, and
-    /// returns `k`, with `0 < k < leaves.len()`.
-    fn split_leaves(&self, leaves: &mut [u32]) -> usize {
-        let centre = |leaf: u32| self.nodes[leaf as usize].aabb.center();
-        let (mut low, mut high) = (centre(leaves[0]), centre(leaves[0]));
-        for &leaf in leaves.iter() {
-            low = low.min(centre(leaf));
-            high = high.max(centre(leaf));
-        }
-        let spread = high - low;
-        let axis = if spread.x >= spread.y { 0 } else { 1 };
-        let can_bin = spread[axis].is_finite() && spread[axis] > 0.0;
-        if !can_bin {
-            return leaves.len() / 2;
-        }
-        let scale = BIN_COUNT as f32 / spread[axis];
-        let bin_of =
-            |leaf: u32| (((centre(leaf)[axis] - low[axis]) * scale) as usize).min(BIN_COUNT - 1);
-        let mut bins = [Bin::default(); BIN_COUNT];
-        for &leaf in leaves.iter() {
-            let bin = &mut bins[bin_of(leaf)];
-            bin.bounds = union_of(bin.bounds, Some(self.nodes[leaf as usize].aabb));
-            bin.count += 1;
-        }
-        let Some(last_left_bin) = cheapest_split(&bins) else {
-            return leaves.len() / 2;
-        };
-        partition(leaves, |leaf| bin_of(leaf) <= last_left_bin)
+/// Reorders `items` (at least two) so that the first `k` form the left subtree, and returns
+/// `k`, with `0 < k < items.len()`.
+fn split_items(items: &mut [BuildItem]) -> usize {
+    let (mut low, mut high) = (items[0].centre, items[0].centre);
+    for item in items.iter() {
+        low = low.min(item.centre);
+        high = high.max(item.centre);
     }
+    let spread = high - low;
+    let axis = if spread.x >= spread.y { 0 } else { 1 };
+    let can_bin = spread[axis].is_finite() && spread[axis] > 0.0;
+    if !can_bin {
+        return items.len() / 2;
+    }
+    let scale = BIN_COUNT as f32 / spread[axis];
+    let bin_of =
+        |item: &BuildItem| (((item.centre[axis] - low[axis]) * scale) as usize).min(BIN_COUNT - 1);
+    let mut bins = [Bin::default(); BIN_COUNT];
+    for item in items.iter() {
+        let bin = &mut bins[bin_of(item)];
+        bin.bounds = union_of(bin.bounds, Some(item.aabb));
+        bin.count += 1;
+    }
+    let Some(last_left_bin) = cheapest_split(&bins) else {
+        return items.len() / 2;
+    };
+    partition(items, |item| bin_of(item) <= last_left_bin)
 }
 
 /// The bin index `i` such that splitting after bin `i` has the least surface-area cost, among
@@ -175,10 +261,10 @@ fn cheapest_split(bins: &[Bin; BIN_COUNT]) -> Option<usize> {
 
 /// Moves the items that satisfy `goes_left` to the front (order within each side is not kept)
 /// and returns how many there are.
-fn partition(items: &mut [u32], goes_left: impl Fn(u32) -> bool) -> usize {
+fn partition(items: &mut [BuildItem], goes_left: impl Fn(&BuildItem) -> bool) -> usize {
     let mut left = 0;
     for i in 0..items.len() {
-        if goes_left(items[i]) {
+        if goes_left(&items[i]) {
             items.swap(left, i);
             left += 1;
         }

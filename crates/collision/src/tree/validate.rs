@@ -1,10 +1,12 @@
 //! Whole-structure checks of the tree, for tests and for the `validate` feature of callers.
 //!
-//! Every reachable node must be allocated and linked back to its parent; a leaf has height 0
-//! and no children; an internal node's height is one more than its taller child's, and its box
-//! and category bits are exactly the union of its children's. The reachable leaves must number
-//! `proxy_count`, the free list must hold only free nodes and end, and reachable plus free nodes
-//! must account for every stored node (nothing leaks).
+//! Every reachable node must be allocated and linked back to its parent; a leaf has height 0,
+//! no children and no enlarged flag; an internal node's height is one more than its taller
+//! child's, its category bits are the OR of its children's, and its box contains its children's
+//! boxes — exactly their union unless the node is enlarged. The parent of an enlarged node must
+//! be enlarged, and the enlarged nodes must number `enlarged_count`. The reachable leaves must
+//! number `proxy_count`, the free list must hold only free, unflagged nodes and end, and
+//! reachable plus free nodes must account for every stored node (nothing leaks).
 
 use super::{DynamicTree, NULL_NODE};
 use crate::aabb::Aabb;
@@ -43,7 +45,7 @@ impl DynamicTree {
                 self.root, root.parent_or_next
             ));
         }
-        let (mut reached, mut leaves) = (0usize, 0usize);
+        let (mut reached, mut leaves, mut enlarged) = (0usize, 0usize, 0usize);
         let mut stack = vec![self.root];
         while let Some(index) = stack.pop() {
             reached += 1;
@@ -56,14 +58,15 @@ impl DynamicTree {
             }
             if node.is_leaf() {
                 leaves += 1;
-                if node.height != 0 || node.child2 != NULL_NODE {
+                if node.height != 0 || node.child2 != NULL_NODE || node.enlarged {
                     return Err(format!(
-                        "leaf {index} has height {} or a second child",
+                        "leaf {index} has height {}, a second child or the enlarged flag",
                         node.height
                     ));
                 }
                 continue;
             }
+            enlarged += usize::from(node.enlarged);
             self.validate_internal(index)?;
             stack.extend([node.child1, node.child2]);
         }
@@ -71,6 +74,12 @@ impl DynamicTree {
             return Err(format!(
                 "{leaves} leaves but proxy count {}",
                 self.proxy_count
+            ));
+        }
+        if enlarged != self.enlarged_count {
+            return Err(format!(
+                "{enlarged} enlarged nodes but enlarged count {}",
+                self.enlarged_count
             ));
         }
         Ok(reached)
@@ -92,6 +101,11 @@ impl DynamicTree {
                     child_node.parent_or_next
                 ));
             }
+            if child_node.enlarged && !node.enlarged {
+                return Err(format!(
+                    "node {child} is enlarged but its parent {index} is not"
+                ));
+            }
             if !node.aabb.contains(&child_node.aabb) {
                 return Err(format!("node {index} box does not contain child {child}"));
             }
@@ -105,7 +119,8 @@ impl DynamicTree {
                 node.height
             ));
         }
-        if union != Some(node.aabb) || categories != node.category_bits {
+        let box_is_exact = union == Some(node.aabb);
+        if (!box_is_exact && !node.enlarged) || categories != node.category_bits {
             return Err(format!(
                 "node {index} box or categories are not its children's union"
             ));
@@ -122,8 +137,10 @@ impl DynamicTree {
                 .nodes
                 .get(index as usize)
                 .ok_or(format!("free node {index} out of range"))?;
-            if node.is_allocated() {
-                return Err(format!("node {index} is on the free list but allocated"));
+            if node.is_allocated() || node.enlarged {
+                return Err(format!(
+                    "node {index} is on the free list but allocated or enlarged"
+                ));
             }
             free += 1;
             if free > self.nodes.len() {
