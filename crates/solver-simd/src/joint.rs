@@ -85,7 +85,7 @@ pub use target::TargetJoint;
 pub use weld::WeldJoint;
 pub use wheel::WheelJoint;
 
-use crate::contact_constraint::checked_body_index;
+use crate::contact_constraint::{checked_body_index, state_or_identity};
 use crate::params::SolverParams;
 use crate::softness::Softness;
 use core_soa::{BodySim, BodyState, NULL_BODY, Rot, Transform, Vec2};
@@ -190,23 +190,61 @@ pub struct JointImpulses {
     pub upper: f32,
 }
 
+/// The two bodies as the velocity passes see them: indices into the awake arrays (checked at
+/// preparation: an index outside the arrays becomes [`NULL_BODY`]) and inverse masses. They
+/// are copied from [`JointBody`] at preparation so that a pass finds everything a point block
+/// needs in one cache line of [`JointPrepared`]; the default names no body.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PreparedBodies {
+    pub index_a: u32,
+    pub index_b: u32,
+    pub inv_mass_a: f32,
+    pub inv_inertia_a: f32,
+    pub inv_mass_b: f32,
+    pub inv_inertia_b: f32,
+}
+
+impl Default for PreparedBodies {
+    fn default() -> Self {
+        PreparedBodies {
+            index_a: NULL_BODY,
+            index_b: NULL_BODY,
+            inv_mass_a: 0.0,
+            inv_inertia_a: 0.0,
+            inv_mass_b: 0.0,
+            inv_inertia_b: 0.0,
+        }
+    }
+}
+
 /// What preparation computes once per step. Which fields a kind reads is documented on the kind.
+///
+/// The layout is fixed (`repr(C)`, cache-line aligned): the first 64 bytes hold what every
+/// velocity pass of a point block reads — the bodies, both anchors, the centre difference, the
+/// joint softness and the angular mass — so that a plain hinge streams one line of prepared
+/// data per pass; the fields only some kinds or rows read follow in the second line.
+#[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct JointPrepared {
+    /// Body indices and inverse masses, as the passes read them.
+    pub bodies: PreparedBodies,
     /// Frame A's origin from A's centre of mass, world orientation at the step start.
     pub anchor_a: Vec2,
     /// Frame B's origin from B's centre of mass, world orientation at the step start.
     pub anchor_b: Vec2,
+    /// `cB₀ − cA₀` (for a target joint, `cB₀ − target`).
+    pub delta_center: Vec2,
+    /// Softness of the equality rows in the biased pass.
+    pub joint_softness: Softness,
+    /// `1/(IA⁻¹ + IB⁻¹)`, or 0 when neither body can rotate.
+    pub angular_mass: f32,
     /// Frame A's x axis in the world at the step start (prismatic/wheel axis); for a distance
     /// joint, the unit vector from anchor A to anchor B.
     pub axis: Vec2,
-    /// `cB₀ − cA₀` (for a target joint, `cB₀ − target`).
-    pub delta_center: Vec2,
     /// The joint angle at the step start minus the angle the joint drives toward (reference or
-    /// offset), in (−π, π].
+    /// offset), in (−π, π]; 0 for a revolute joint with neither spring nor limits, which has no
+    /// row that reads it (and so skips its `atan2`).
     pub delta_angle: f32,
-    /// Softness of the equality rows in the biased pass.
-    pub joint_softness: Softness,
     /// Softness of a spring row (or of a weld's linear part, or a target's pull).
     pub spring_softness: Softness,
     /// Softness of a weld's angular part or a target's angular damping.
@@ -215,9 +253,10 @@ pub struct JointPrepared {
     /// theirs from the current lever arms at every row, since their arms grow with the
     /// translation.)
     pub axial_mass: f32,
-    /// `1/(IA⁻¹ + IB⁻¹)`, or 0 when neither body can rotate.
-    pub angular_mass: f32,
 }
+
+// The point-block fields fill the first cache line exactly; the rest starts the second.
+const _: () = assert!(std::mem::offset_of!(JointPrepared, axis) == 64);
 
 /// The step constants the joint passes read.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -300,16 +339,29 @@ impl JointReaction {
 }
 
 /// One joint constraint: bodies, kind, prepared data and accumulated impulses.
+///
+/// The layout is fixed so that a velocity pass over a joint reads two whole cache lines and
+/// no more for a plain hinge: the first holds the kind (its tag and settings) and the
+/// accumulated impulses, the second the point-block part of [`JointPrepared`]. The bodies'
+/// definitions (frames, fixed poses), read only at preparation, come last.
+#[repr(C, align(64))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JointConstraint {
-    pub body_a: JointBody,
-    pub body_b: JointBody,
     pub kind: JointKind,
     /// Accumulated impulses: carried in from the last step, carried out to the next.
     pub impulses: JointImpulses,
+    /// Fills the first cache line, so that the prepared data starts the second (always 0).
+    line_padding: u32,
     /// Filled by [`prepare_joints`].
     pub prepared: JointPrepared,
+    pub body_a: JointBody,
+    pub body_b: JointBody,
 }
+
+// The kind and the impulses share the first cache line; the prepared data starts the second;
+// the whole record is four lines.
+const _: () = assert!(std::mem::offset_of!(JointConstraint, prepared) == 64);
+const _: () = assert!(std::mem::size_of::<JointConstraint>() == 256);
 
 impl JointConstraint {
     /// A joint with no carried impulses.
@@ -319,6 +371,7 @@ impl JointConstraint {
             body_b,
             kind,
             impulses: JointImpulses::default(),
+            line_padding: 0,
             prepared: JointPrepared::default(),
         }
     }
@@ -387,8 +440,17 @@ impl JointConstraint {
         }
     }
 
-    /// The frame data every kind shares: world anchors and axis, centre difference, joint angle,
-    /// joint softness and angular mass.
+    /// False for the one case with no row that reads the joint angle: a revolute joint with
+    /// neither spring nor limits (its motor reads only the angular velocity).
+    fn reads_joint_angle(&self) -> bool {
+        match &self.kind {
+            JointKind::Revolute(j) => j.needs_angle(),
+            _ => true,
+        }
+    }
+
+    /// The frame data every kind shares: the bodies' (already checked) indices and masses,
+    /// world anchors and axis, centre difference, joint angle, joint softness and angular mass.
     fn prepare_frames(&self, sims: &[BodySim], params: &JointParams) -> JointPrepared {
         let pose_a = self.body_a.pose(sims);
         let pose_b = self.body_b.pose(sims);
@@ -396,11 +458,23 @@ impl JointConstraint {
         let frame_rotation_b = pose_b.q.mul(self.body_b.local_frame.q);
         let attached_to_fixed = self.body_a.inv_mass == 0.0 || self.body_b.inv_mass == 0.0;
         JointPrepared {
+            bodies: PreparedBodies {
+                index_a: self.body_a.index,
+                index_b: self.body_b.index,
+                inv_mass_a: self.body_a.inv_mass,
+                inv_inertia_a: self.body_a.inv_inertia,
+                inv_mass_b: self.body_b.inv_mass,
+                inv_inertia_b: self.body_b.inv_inertia,
+            },
             anchor_a: pose_a.q.rotate(self.body_a.local_frame.p),
             anchor_b: pose_b.q.rotate(self.body_b.local_frame.p),
             axis: frame_rotation_a.x_axis(),
             delta_center: pose_b.p - pose_a.p,
-            delta_angle: Rot::relative_angle(frame_rotation_a, frame_rotation_b),
+            delta_angle: if self.reads_joint_angle() {
+                Rot::relative_angle(frame_rotation_a, frame_rotation_b)
+            } else {
+                0.0
+            },
             joint_softness: if attached_to_fixed {
                 params.static_joint_softness
             } else {
@@ -413,30 +487,77 @@ impl JointConstraint {
         }
     }
 
+    /// The prepared body indices, `(a, b)`.
+    #[inline]
+    pub(crate) fn body_indices(&self) -> (u32, u32) {
+        (self.prepared.bodies.index_a, self.prepared.bodies.index_b)
+    }
+
     fn load(&self, states: &[BodyState]) -> JointPair {
-        JointPair::load(states, self.body_a.masses(), self.body_b.masses())
+        let (index_a, index_b) = self.body_indices();
+        self.pair_of(
+            state_or_identity(states, index_a),
+            state_or_identity(states, index_b),
+        )
+    }
+
+    /// The pair this joint's rows act on, with the two bodies' states as given (identity for
+    /// a side that is not simulated) and the prepared inverse masses.
+    #[inline]
+    pub(crate) fn pair_of(&self, state_a: BodyState, state_b: BodyState) -> JointPair {
+        let bodies = &self.prepared.bodies;
+        JointPair {
+            a: state_a,
+            b: state_b,
+            inv_mass_a: bodies.inv_mass_a,
+            inv_inertia_a: bodies.inv_inertia_a,
+            inv_mass_b: bodies.inv_mass_b,
+            inv_inertia_b: bodies.inv_inertia_b,
+        }
     }
 
     /// Applies the accumulated impulses to the bodies (start of a substep).
     pub fn warm_start(&self, states: &mut [BodyState]) {
         let mut pair = self.load(states);
+        self.warm_start_pair(&mut pair);
+        let (index_a, index_b) = self.body_indices();
+        pair.store(states, index_a, index_b);
+    }
+
+    /// [`JointConstraint::warm_start`] on bodies already loaded into `pair`. Always inlined: in
+    /// the block loop the pair then stays next to the arithmetic instead of crossing a call.
+    #[inline(always)]
+    pub(crate) fn warm_start_pair(&self, pair: &mut JointPair) {
         let (p, i) = (&self.prepared, &self.impulses);
         match &self.kind {
-            JointKind::Distance(j) => j.warm_start(p, i, &mut pair),
-            JointKind::Revolute(j) => j.warm_start(p, i, &mut pair),
-            JointKind::Prismatic(j) => j.warm_start(p, i, &mut pair),
-            JointKind::Weld(j) => j.warm_start(p, i, &mut pair),
-            JointKind::Wheel(j) => j.warm_start(p, i, &mut pair),
-            JointKind::Motor(j) => j.warm_start(p, i, &mut pair),
-            JointKind::Target(j) => j.warm_start(p, i, &mut pair),
+            JointKind::Distance(j) => j.warm_start(p, i, pair),
+            JointKind::Revolute(j) => j.warm_start(p, i, pair),
+            JointKind::Prismatic(j) => j.warm_start(p, i, pair),
+            JointKind::Weld(j) => j.warm_start(p, i, pair),
+            JointKind::Wheel(j) => j.warm_start(p, i, pair),
+            JointKind::Motor(j) => j.warm_start(p, i, pair),
+            JointKind::Target(j) => j.warm_start(p, i, pair),
         }
-        pair.store(states, self.body_a.index, self.body_b.index);
     }
 
     /// Solves every row of the joint once; `use_bias` selects the biased pass (soft position
     /// feedback) or the relax pass (rigid, none).
     pub fn solve(&mut self, states: &mut [BodyState], params: &JointParams, use_bias: bool) {
         let mut pair = self.load(states);
+        self.solve_pair(&mut pair, params, use_bias);
+        let (index_a, index_b) = self.body_indices();
+        pair.store(states, index_a, index_b);
+    }
+
+    /// [`JointConstraint::solve`] on bodies already loaded into `pair` (always inlined, as
+    /// [`JointConstraint::warm_start_pair`]).
+    #[inline(always)]
+    pub(crate) fn solve_pair(
+        &mut self,
+        pair: &mut JointPair,
+        params: &JointParams,
+        use_bias: bool,
+    ) {
         let pass = PassContext {
             prepared: &self.prepared,
             h: params.h,
@@ -445,15 +566,14 @@ impl JointConstraint {
         };
         let i = &mut self.impulses;
         match &self.kind {
-            JointKind::Distance(j) => j.solve(i, &mut pair, &pass),
-            JointKind::Revolute(j) => j.solve(i, &mut pair, &pass),
-            JointKind::Prismatic(j) => j.solve(i, &mut pair, &pass),
-            JointKind::Weld(j) => j.solve(i, &mut pair, &pass),
-            JointKind::Wheel(j) => j.solve(i, &mut pair, &pass),
-            JointKind::Motor(j) => j.solve(i, &mut pair, &pass),
-            JointKind::Target(j) => j.solve(i, &mut pair, &pass),
+            JointKind::Distance(j) => j.solve(i, pair, &pass),
+            JointKind::Revolute(j) => j.solve(i, pair, &pass),
+            JointKind::Prismatic(j) => j.solve(i, pair, &pass),
+            JointKind::Weld(j) => j.solve(i, pair, &pass),
+            JointKind::Wheel(j) => j.solve(i, pair, &pass),
+            JointKind::Motor(j) => j.solve(i, pair, &pass),
+            JointKind::Target(j) => j.solve(i, pair, &pass),
         }
-        pair.store(states, self.body_a.index, self.body_b.index);
     }
 
     /// The force and torque this joint applied to body B over the last substep of the last

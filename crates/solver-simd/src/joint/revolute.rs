@@ -14,7 +14,10 @@
 //!   - lower limit `C = θ − lower ≥ 0` and upper limit `C = upper − θ ≥ 0`, each a one-sided
 //!     row (accumulated impulse ≥ 0), speculative while open.
 //!
-//! When neither body can rotate (`angular_mass = 0`) the angle rows are skipped.
+//! When neither body can rotate (`angular_mass = 0`) the angle rows are skipped, and so they
+//! are when none is switched on: a plain hinge is the point block alone, with its anchors
+//! rotated and its `K` built once per pass (the angle rows, when on, share both), and without
+//! the joint angle and its `atan2` (neither the motor nor the point block reads it).
 //!
 //! ## Angle rows turn the bodies about the hinge
 //!
@@ -40,7 +43,7 @@
 //! within it, so limits should lie inside (−π, π).
 
 use super::rows::{
-    JointPair, RowTerms, ScalarRow, inverse_or_zero, solve_limits, solve_motor, solve_row,
+    JointPair, RowTerms, ScalarRow, Sym22, inverse_or_zero, solve_limits, solve_motor, solve_row,
 };
 use super::{JointError, JointImpulses, JointParams, JointPrepared, PassContext};
 use super::{check_motor, check_range, check_spring, spring_softness, switched_impulses};
@@ -103,28 +106,58 @@ impl RevoluteJoint {
         }
     }
 
+    #[inline(always)]
     pub(crate) fn warm_start(&self, p: &JointPrepared, i: &JointImpulses, pair: &mut JointPair) {
         let (r_a, r_b) = pair.current_anchors(p.anchor_a, p.anchor_b);
         pair.apply_point(i.linear, r_a, r_b);
         pair.apply_angular(angular_impulse(i));
     }
 
+    /// True when any angle row (spring, motor, limits) is on: a plain hinge skips the angle,
+    /// its `atan2` and the hinge-turn mass entirely.
+    fn has_angle_rows(&self) -> bool {
+        self.enable_spring || self.enable_motor || self.enable_limit
+    }
+
+    /// True when a row reads the joint angle (the motor needs only the angular velocity).
+    pub(crate) fn needs_angle(&self) -> bool {
+        self.enable_spring || self.enable_limit
+    }
+
+    #[inline(always)]
     pub(crate) fn solve(&self, i: &mut JointImpulses, pair: &mut JointPair, pass: &PassContext) {
         let p = pass.prepared;
-        if p.angular_mass > 0.0 {
-            self.solve_angle_rows(i, pair, pass);
+        // The anchors follow the bodies' step rotations, which no row of this pass changes:
+        // rotate them once for the angle rows and the point block alike.
+        let anchors = pair.current_anchors(p.anchor_a, p.anchor_b);
+        let k = pair.point_matrix(anchors.0, anchors.1);
+        if p.angular_mass > 0.0 && self.has_angle_rows() {
+            self.solve_angle_rows(i, pair, pass, anchors, &k);
         }
-        let (anchors, separation) = pair.current_point(p);
+        let separation = pair.anchor_separation(anchors.0, anchors.1, p.delta_center);
         let softness = pass.use_bias.then_some(&p.joint_softness);
-        pair.solve_point(anchors, separation, softness, &mut i.linear);
+        pair.solve_point_with(anchors, &k, separation, softness, &mut i.linear);
     }
 
     /// Spring, motor, limits: each turns the bodies about the hinge, and the point impulses
     /// that keep the hinge together while they do are added to the point block's total.
-    fn solve_angle_rows(&self, i: &mut JointImpulses, pair: &mut JointPair, pass: &PassContext) {
+    // Kept out of line: the plain hinge, inlined into the block loop, does not carry it.
+    #[inline(never)]
+    fn solve_angle_rows(
+        &self,
+        i: &mut JointImpulses,
+        pair: &mut JointPair,
+        pass: &PassContext,
+        anchors: (Vec2, Vec2),
+        k: &Sym22,
+    ) {
         let p = pass.prepared;
-        let mut hinge = HingeTurn::at(pair, p);
-        let angle = pair.joint_angle(p);
+        let mut hinge = HingeTurn::at(pair, anchors, k);
+        let angle = if self.needs_angle() {
+            pair.joint_angle(p)
+        } else {
+            0.0
+        };
         if self.enable_spring {
             let terms = RowTerms::spring(&p.spring_softness, angle);
             solve_row(&mut hinge, pair, &terms, &mut i.spring);
@@ -161,10 +194,10 @@ struct HingeTurn {
 }
 
 impl HingeTurn {
-    fn at(pair: &JointPair, p: &JointPrepared) -> HingeTurn {
-        let (r_a, r_b) = pair.current_anchors(p.anchor_a, p.anchor_b);
+    /// The hinge turn at the current anchors `(r_a, r_b)`, whose point matrix is `k`.
+    fn at(pair: &JointPair, (r_a, r_b): (Vec2, Vec2), k: &Sym22) -> HingeTurn {
         let u = left_perp(pair.inv_inertia_a * r_a + pair.inv_inertia_b * r_b);
-        let point_per_unit = -pair.point_matrix(r_a, r_b).solve(u);
+        let point_per_unit = -k.solve(u);
         // uᵀ·K⁻¹·u = −u·point_per_unit; the complement is positive for any body that can turn
         // (it is the inverse inertia about the hinge), but rounding may leave a tiny negative
         // value when none can, which `inverse_or_zero` turns into "apply nothing".

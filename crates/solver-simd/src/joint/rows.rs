@@ -219,7 +219,28 @@ impl JointPair {
             None => (Vec2::ZERO, RowTerms::RIGID),
         };
         let k = self.point_matrix(r_a, r_b);
-        -terms.mass_scale * k.solve(velocity + bias) - terms.impulse_scale * accumulated
+        point_impulse(velocity + bias, &k, &terms, accumulated)
+    }
+
+    /// Solves a point constraint once at anchors whose point matrix `k` the caller already
+    /// has, accumulating into `accumulated`: [`JointPair::solve_point`] without recomputing `K`.
+    #[inline]
+    pub fn solve_point_with(
+        &mut self,
+        (r_a, r_b): (Vec2, Vec2),
+        k: &Sym22,
+        separation: Vec2,
+        softness: Option<&Softness>,
+        accumulated: &mut Vec2,
+    ) {
+        let velocity = self.relative_point_velocity(r_a, r_b);
+        let (bias, terms) = match softness {
+            Some(s) => (s.bias_rate * separation, RowTerms::spring(s, 0.0)),
+            None => (Vec2::ZERO, RowTerms::RIGID),
+        };
+        let impulse = point_impulse(velocity + bias, k, &terms, *accumulated);
+        *accumulated += impulse;
+        self.apply_point(impulse, r_a, r_b);
     }
 
     /// Solves a point constraint once ([`JointPair::point_increment`]), accumulating into
@@ -257,6 +278,13 @@ impl JointPair {
             k22: ma + mb + ia * r_a.x * r_a.x + ib * r_b.x * r_b.x,
         }
     }
+}
+
+/// `−mass_scale·K⁻¹·(Ċ + bias) − impulse_scale·Λ`: the soft-step increment of a point block
+/// whose biased velocity is `biased_velocity`.
+#[inline]
+fn point_impulse(biased_velocity: Vec2, k: &Sym22, terms: &RowTerms, accumulated: Vec2) -> Vec2 {
+    -terms.mass_scale * k.solve(biased_velocity) - terms.impulse_scale * accumulated
 }
 
 /// One scalar row `Ċ = J·v` between the two bodies of a pair: its effective mass

@@ -1055,3 +1055,64 @@ fn prismatic_between_bodies_that_cannot_turn_reports_no_torque() {
         "{reaction:?}"
     );
 }
+
+/// Preparation copies the indices and the masses next to the anchors, and measures the joint
+/// angle only for a hinge with a row that reads it.
+#[test]
+fn prepare_copies_the_bodies_and_measures_the_angle_only_when_read() {
+    let mut scene = Scene::new(0.0);
+    let b = scene.add_body(Vec2::new(1.0, 0.0), 0.3, 4.0, 0.25);
+    let side_a = ground(Vec2::new(0.5, 0.0), 0.0);
+    let side_b = scene.side(b, Vec2::new(-0.5, 0.0), 0.0);
+    let params = JointParams::for_substep(1.0 / 240.0, 60.0, 2.0, true);
+    let limited = RevoluteJoint {
+        enable_limit: true,
+        lower_angle: -1.0,
+        upper_angle: 1.0,
+        ..RevoluteJoint::default()
+    };
+    let mut joint = JointConstraint::new(
+        JointKind::Revolute(RevoluteJoint::default()),
+        side_a,
+        side_b,
+    );
+    joint.prepare(&scene.sims, &params);
+    let bodies = joint.prepared.bodies;
+    assert_eq!((bodies.index_a, bodies.index_b), (NULL_BODY, b));
+    assert_eq!((bodies.inv_mass_a, bodies.inv_inertia_a), (0.0, 0.0));
+    assert_eq!((bodies.inv_mass_b, bodies.inv_inertia_b), (0.25, 4.0));
+    assert_eq!(joint.prepared.delta_angle, 0.0, "no row reads the angle");
+
+    joint.kind = JointKind::Revolute(limited);
+    joint.prepare(&scene.sims, &params);
+    // B is turned 0.3 rad against the ground, both frames aligned with their bodies.
+    assert!((joint.prepared.delta_angle - 0.3).abs() < 1e-6);
+}
+
+/// One relax pass of a plain hinge between a ground anchor and a body whose anchor moves
+/// at (1, −2) m/s applies the rigid impulse `−K⁻¹·v`, which stops the anchor exactly.
+#[test]
+fn plain_hinge_relax_pass_stops_the_anchor() {
+    let mut scene = Scene::new(0.0);
+    let body = scene.add_body(Vec2::new(0.0, -1.0), 0.0, 2.0, 0.25);
+    scene.set_velocity(body, Vec2::new(1.0, -2.0), 0.0);
+    let a = ground(Vec2::ZERO, 0.0);
+    let b = scene.side(body, Vec2::new(0.0, 1.0), 0.0);
+    let mut joint = JointConstraint::new(JointKind::Revolute(RevoluteJoint::default()), a, b);
+    let params = JointParams::for_substep(1.0 / 240.0, 60.0, 2.0, true);
+    joint.prepare(&scene.sims, &params);
+    joint.solve(&mut scene.states, &params, false);
+    // rB = (0, 1), m⁻¹ = 0.5, I⁻¹ = 4: K = [0.5 + 4·1, 0; 0, 0.5] = diag(4.5, 0.5), so
+    // P = −(1/4.5, −2/0.5) = (−0.2222, 4), and the body ends with v = (0.8889, 0), ω = 0.8889.
+    let impulse = joint.impulses.linear;
+    assert!(
+        (impulse - Vec2::new(-1.0 / 4.5, 4.0)).length() < 1e-5,
+        "{impulse}"
+    );
+    let v = scene.velocity(body);
+    let w = scene.omega(body);
+    assert!((v - Vec2::new(1.0 - 0.5 / 4.5, 0.0)).length() < 1e-5, "{v}");
+    assert!((w - 4.0 / 4.5).abs() < 1e-5, "{w}");
+    // The anchor velocity v + ω × rB = (v.x − ω, v.y) is zero.
+    assert!((v.x - w).abs() < 1e-5 && v.y.abs() < 1e-5);
+}
