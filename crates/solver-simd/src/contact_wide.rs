@@ -236,6 +236,16 @@ struct PointInputs {
     tangent_impulse: [f32; LANES],
 }
 
+impl PointInputs {
+    const EMPTY: PointInputs = PointInputs {
+        anchor_a: [Vec2::ZERO; LANES],
+        anchor_b: [Vec2::ZERO; LANES],
+        separation: [0.0; LANES],
+        normal_impulse: [0.0; LANES],
+        tangent_impulse: [0.0; LANES],
+    };
+}
+
 /// The fields of up to [`LANES`] contacts, lane by lane (zero in unused lanes).
 #[derive(Clone, Copy)]
 struct LaneInputs {
@@ -251,19 +261,24 @@ struct LaneInputs {
 }
 
 impl LaneInputs {
-    /// Reads `contacts` (at most [`LANES`]); body indices outside `body_count` become
+    /// No contacts: every lane is padding.
+    const EMPTY: LaneInputs = LaneInputs {
+        body_a: [NULL_BODY; LANES],
+        body_b: [NULL_BODY; LANES],
+        masses: [[0.0; LANES]; 4],
+        normal: [Vec2::ZERO; LANES],
+        friction: [0.0; LANES],
+        restitution: [0.0; LANES],
+        point_counts: [0; LANES],
+        points: [PointInputs::EMPTY; 2],
+    };
+
+    /// Reads `contacts` (at most [`LANES`]) into lanes that hold [`LaneInputs::EMPTY`] (in
+    /// place, like the bundle itself); body indices outside `body_count` become
     /// [`NULL_BODY`], as in the scalar preparation.
-    fn read(contacts: &[SolverContact], body_count: usize) -> LaneInputs {
-        let mut inputs = LaneInputs {
-            body_a: [NULL_BODY; LANES],
-            body_b: [NULL_BODY; LANES],
-            masses: [[0.0; LANES]; 4],
-            normal: [Vec2::ZERO; LANES],
-            friction: [0.0; LANES],
-            restitution: [0.0; LANES],
-            point_counts: [0; LANES],
-            points: [PointInputs::default(); 2],
-        };
+    #[inline]
+    fn read(&mut self, contacts: &[SolverContact], body_count: usize) {
+        let inputs = self;
         for (lane, contact) in contacts.iter().take(LANES).enumerate() {
             inputs.body_a[lane] = checked_body_index(contact.body_a, body_count);
             inputs.body_b[lane] = checked_body_index(contact.body_b, body_count);
@@ -284,7 +299,6 @@ impl LaneInputs {
                 input.tangent_impulse[lane] = mp.tangent_impulse;
             }
         }
-        inputs
     }
 }
 
@@ -298,26 +312,42 @@ pub fn prepare_bundle(
     softness: &ContactSoftness,
     warm_start: bool,
 ) -> ContactBundle {
+    let mut bundle = ContactBundle::pack(&[]);
+    prepare_bundle_in_place(&mut bundle, contacts, states, softness, warm_start);
+    bundle
+}
+
+/// [`prepare_bundle`] written straight into `bundle`, every field overwritten.
+///
+/// A bundle is over a kilobyte; returning one by value and assigning it into the bundle array
+/// costs two block copies per bundle (the compiler does not build the result in place), about
+/// a third of the prepare stage on a 15,000-contact pyramid. The step's prepare stage
+/// therefore writes the fields where they live.
+#[inline]
+pub fn prepare_bundle_in_place(
+    bundle: &mut ContactBundle,
+    contacts: &[SolverContact],
+    states: &[BodyState],
+    softness: &ContactSoftness,
+    warm_start: bool,
+) {
     let lane_count = contacts.len().min(LANES);
-    let inputs = LaneInputs::read(contacts, states.len());
+    let mut inputs = LaneInputs::EMPTY;
+    inputs.read(contacts, states.len());
     let [inv_mass_a, inv_inertia_a, inv_mass_b, inv_inertia_b] =
         inputs.masses.map(FloatW::from_array);
-    let mut bundle = ContactBundle {
-        body_a: inputs.body_a,
-        body_b: inputs.body_b,
-        inv_mass_a,
-        inv_inertia_a,
-        inv_mass_b,
-        inv_inertia_b,
-        normal: Vec2W::from_lanes(inputs.normal),
-        friction: FloatW::from_array(inputs.friction),
-        restitution: FloatW::from_array(inputs.restitution),
-        softness: softness_for_bodies(softness, inv_mass_a, inv_mass_b),
-        points: [ContactPointW::default(); 2],
-        point_counts: inputs.point_counts,
-        lane_count: lane_count as u8,
-        slot_lanes: [None; 2],
-    };
+    bundle.body_a = inputs.body_a;
+    bundle.body_b = inputs.body_b;
+    bundle.inv_mass_a = inv_mass_a;
+    bundle.inv_inertia_a = inv_inertia_a;
+    bundle.inv_mass_b = inv_mass_b;
+    bundle.inv_inertia_b = inv_inertia_b;
+    bundle.normal = Vec2W::from_lanes(inputs.normal);
+    bundle.friction = FloatW::from_array(inputs.friction);
+    bundle.restitution = FloatW::from_array(inputs.restitution);
+    bundle.softness = softness_for_bodies(softness, inv_mass_a, inv_mass_b);
+    bundle.point_counts = inputs.point_counts;
+    bundle.lane_count = lane_count as u8;
     let state_a = gather(states, &bundle.body_a);
     let state_b = gather(states, &bundle.body_b);
     let warm_scale = FloatW::splat(if warm_start { 1.0 } else { 0.0 });
@@ -325,13 +355,11 @@ pub fn prepare_bundle(
         let exists: [bool; LANES] =
             core::array::from_fn(|i| slot < usize::from(inputs.point_counts[i]));
         let has_slot: [bool; LANES] = core::array::from_fn(|i| i >= lane_count || exists[i]);
-        if !has_slot.iter().all(|&h| h) {
-            bundle.slot_lanes[slot] = Some(MaskW::from_bools(has_slot));
-        }
-        let point = prepare_point(&bundle, input, &state_a, &state_b, warm_scale);
+        bundle.slot_lanes[slot] =
+            (!has_slot.iter().all(|&h| h)).then(|| MaskW::from_bools(has_slot));
+        let point = prepare_point(bundle, input, &state_a, &state_b, warm_scale);
         bundle.points[slot] = point.zeroed_outside(MaskW::from_bools(exists));
     }
-    bundle
 }
 
 /// [`ContactSoftness::for_bodies`] per lane: the fixed softness where either inverse mass is

@@ -21,7 +21,7 @@ use crate::contact_solver::{
     ContactRows, apply_restitution, solve_contacts, store_impulses, warm_start_contacts,
 };
 use crate::contact_wide::{
-    ContactBundle, SharedBodies, prepare_bundle, restitution_bundles, solve_bundles,
+    ContactBundle, SharedBodies, prepare_bundle_in_place, restitution_bundles, solve_bundles,
     store_bundle_impulses, warm_start_bundles,
 };
 use crate::integrate::{integrate_positions, integrate_velocities};
@@ -163,7 +163,7 @@ fn prepare_bundle_block(items: Range<usize>, ctx: &StepContext, arrays: &StepArr
     for (bundle, source) in bundles.iter_mut().zip(&arrays.bundle_sources[items]) {
         // SAFETY: contacts are only read during a prepare entry.
         let contacts = unsafe { arrays.contacts.slice(source.contacts()) };
-        *bundle = prepare_bundle(contacts, states, &ctx.softness, ctx.warm_start);
+        prepare_bundle_in_place(bundle, contacts, states, &ctx.softness, ctx.warm_start);
     }
 }
 

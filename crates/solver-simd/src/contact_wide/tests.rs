@@ -317,3 +317,30 @@ fn shared_bodies_gather_and_scatter_like_the_slice() {
     assert_eq!(state_bits(&via_shared), state_bits(&via_slice));
     assert_ne!(state_bits(&via_slice), state_bits(&states));
 }
+
+#[test]
+fn preparing_in_place_overwrites_every_field() {
+    // A full bundle of two-point contacts is prepared again, in place, from a partial bundle
+    // with one-point contacts: nothing of the first may survive.
+    let mut rng = Rng(11);
+    let (states, contacts) = random_colour(&mut rng, 2 * LANES);
+    let mut two_point = contacts[..LANES].to_vec();
+    for contact in &mut two_point {
+        contact.manifold.point_count = 2;
+    }
+    let mut one_point = contacts[LANES..LANES + LANES.div_ceil(2)].to_vec();
+    for contact in &mut one_point {
+        contact.manifold.point_count = 1;
+    }
+    let mut reused = prepare_bundle(&two_point, &states, &softness(), true);
+    prepare_bundle_in_place(&mut reused, &one_point, &states, &softness(), true);
+    let fresh = prepare_bundle(&one_point, &states, &softness(), true);
+    assert_eq!(reused.lane_count(), fresh.lane_count());
+    assert_eq!(reused.point_counts, fresh.point_counts);
+    for lane in 0..LANES {
+        assert_eq!(reused.lane(lane), fresh.lane(lane), "lane {lane}");
+    }
+    let mask_bits = |bundle: &ContactBundle| bundle.slot_lanes.map(|m| m.map(MaskW::to_bitmask));
+    assert_eq!(mask_bits(&reused), mask_bits(&fresh));
+    assert!(fresh.slot_lanes[1].is_some());
+}
