@@ -97,6 +97,10 @@ pub(crate) struct BroadPhase {
     move_buffer: Vec<u32>,
     /// Membership of `move_buffer`, by shape index.
     moved: BitSet,
+    /// Shape indices whose fat box changed since the last narrowphase (see
+    /// [`BroadPhase::fat_box_changed`]), and their membership.
+    fat_box_changes: Vec<u32>,
+    fat_box_changed: BitSet,
     /// Keys ([`pair_key`]) of the shape pairs that have a contact.
     pub(crate) pair_set: HashSet<u64, BuildPairHasher>,
 }
@@ -109,6 +113,8 @@ impl BroadPhase {
             sleeping_tree: DynamicTree::new(AABB_MARGIN),
             move_buffer: Vec::new(),
             moved: BitSet::new(),
+            fat_box_changes: Vec::new(),
+            fat_box_changed: BitSet::new(),
             pair_set: HashSet::default(),
         }
     }
@@ -153,12 +159,42 @@ impl BroadPhase {
         }
     }
 
-    /// Adds a shape to the move buffer (once).
+    /// Adds a shape to the move buffer (once). A proxy is buffered when it was created or
+    /// re-inserted, that is when its fat box changed, so this also notes that change.
     pub(crate) fn buffer_move(&mut self, shape_index: u32) {
         if !self.is_moved(shape_index) {
             self.moved.set(shape_index as usize);
             self.move_buffer.push(shape_index);
         }
+        self.note_fat_box_change(shape_index);
+    }
+
+    /// Records that shape `shape_index`'s fat box changed (every write of a shape's
+    /// `fat_aabb` goes through here, directly or by [`BroadPhase::buffer_move`]).
+    pub(crate) fn note_fat_box_change(&mut self, shape_index: u32) {
+        if !self.fat_box_changed.get(shape_index as usize) {
+            self.fat_box_changed.set(shape_index as usize);
+            self.fat_box_changes.push(shape_index);
+        }
+    }
+
+    /// Whether shape `shape_index`'s fat box may have changed since the last narrowphase.
+    ///
+    /// The narrowphase destroys a contact whose shapes' fat boxes stopped overlapping. The
+    /// overlap is a function of the two fat boxes only, so a contact that passed the test in
+    /// the last narrowphase and whose two fat boxes have not changed since passes it again:
+    /// in a resting scene almost every contact can skip reading its shapes' records.
+    #[inline]
+    pub(crate) fn fat_box_changed(&self, shape_index: u32) -> bool {
+        self.fat_box_changed.get(shape_index as usize)
+    }
+
+    /// Forgets the recorded changes: called when the narrowphase has seen them.
+    pub(crate) fn clear_fat_box_changes(&mut self) {
+        for &shape_index in &self.fat_box_changes {
+            self.fat_box_changed.unset(shape_index as usize);
+        }
+        self.fat_box_changes.clear();
     }
 
     fn is_moved(&self, shape_index: u32) -> bool {

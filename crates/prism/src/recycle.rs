@@ -72,9 +72,11 @@ impl ManifoldFrame {
         xf_b: Transform,
     ) -> Option<Manifold> {
         let relative = xf_a.inv_mul(xf_b);
-        let shift = relative.p.distance(self.relative.p);
-        let turn = Rot::relative_angle(self.relative.q, relative.q).abs();
-        if shift > RECYCLE_LINEAR_TOLERANCE || turn > RECYCLE_ANGULAR_TOLERANCE {
+        let shift_squared = relative.p.distance_squared(self.relative.p);
+        let turn = self.relative.q.inv_mul(relative.q);
+        if shift_squared > RECYCLE_LINEAR_TOLERANCE * RECYCLE_LINEAR_TOLERANCE
+            || !within_angular_tolerance(turn)
+        {
             return None;
         }
         let mut manifold = *previous;
@@ -94,6 +96,18 @@ impl ManifoldFrame {
         }
         Some(manifold)
     }
+}
+
+/// Whether the rotation `turn` is by at most [`RECYCLE_ANGULAR_TOLERANCE`] either way.
+///
+/// For an angle θ in (−π, π], `|θ| ≤ tol` (with `tol < π/2`) holds exactly when `cos θ > 0`
+/// (θ within a quarter turn) and `|sin θ| ≤ sin tol` (sin is increasing on [0, π/2]). This asks
+/// the question without an `atan2` per contact, and with the sine's full resolution near zero
+/// (a cosine test, `cos θ ≥ cos tol`, would resolve angles near zero only to ~3·10⁻⁴ rad in f32).
+#[inline]
+fn within_angular_tolerance(turn: Rot) -> bool {
+    // The sine of a constant folds at compile time.
+    turn.c > 0.0 && turn.s.abs() <= RECYCLE_ANGULAR_TOLERANCE.sin()
 }
 
 #[cfg(test)]
@@ -151,6 +165,19 @@ mod tests {
         let expected_normal = Rot::from_angle(0.7).rotate(Vec2::Y);
         assert!((recycled.normal - expected_normal).length() < 1e-6);
         assert!((recycled.points[0].separation - (-0.001)).abs() < 1e-6);
+    }
+
+    #[test]
+    fn angular_test_matches_the_angle_against_the_tolerance() {
+        let tolerance = f64::from(RECYCLE_ANGULAR_TOLERANCE);
+        // Angles either side of ±tolerance, and beyond a quarter turn (where sin is small again).
+        for angle in [0.0, 0.001, 0.004_9, 0.005_1, 0.01, 1.0, 3.0, 3.1] {
+            for signed in [angle, -angle] {
+                let turn = Rot::from_angle(signed as f32);
+                let expected = f64::abs(signed) <= tolerance;
+                assert_eq!(within_angular_tolerance(turn), expected, "angle {signed}");
+            }
+        }
     }
 
     #[test]

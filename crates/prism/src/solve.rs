@@ -40,7 +40,9 @@
 //! position in the solver list) as the link: the gather scatters each sim's record to its
 //! position, the store pulls each sim's impulses from its position. Reading the sims in colour
 //! order instead — which is random with respect to memory — is twice as slow once they
-//! outgrow the cache (58,000 contacts of many_pyramids: 4.6 ms against 2.1 ms per step). Every
+//! outgrow the cache (58,000 contacts of many_pyramids: 4.6 ms against 2.1 ms per step); a
+//! store the other way round, walking the solver list and writing each sim at random, took
+//! about 1.5 times as long as pulling (a write to a sim needs its cache line too). Every
 //! output element is computed from its own inputs only, so splitting the walk across the pool
 //! (fixed chunks of sims; the gather's writes land on distinct positions, which is what makes
 //! its shared write sound) changes no bit; with one worker each is one plain loop.
@@ -56,7 +58,7 @@ use crate::contact::ContactSim;
 use crate::graph::{ContactGraph, colors_in_solve_order};
 use crate::profile::{timed, zone};
 use crate::world::World;
-use collision::Manifold;
+use collision::{Manifold, ManifoldPoint};
 use core_soa::{BodyArrays, BodyId, BodySim, BodyState, NULL_BODY, Transform, Vec2};
 use graph_coloring::{ColorIndex, ConstraintKind};
 use rayon::prelude::*;
@@ -429,16 +431,32 @@ fn solver_contact(sim: &ContactSim, a: SolverBody, b: SolverBody) -> SolverConta
 }
 
 fn solver_contact_from(
-    mut manifold: Manifold,
+    manifold: Manifold,
     a: SolverBody,
     b: SolverBody,
     friction: f32,
     restitution: f32,
 ) -> SolverContact {
-    for point in manifold.points_mut() {
-        point.anchor_a -= a.center_offset;
-        point.anchor_b -= b.center_offset;
-    }
+    // Built as one expression, point by point, rather than copied and then patched in place:
+    // patching a copy makes the compiler write the anchors into a stack temporary in small
+    // pieces and read it back in wide ones, which stalls on every contact.
+    let in_use = |index: usize| index < manifold.point_count;
+    let shifted = |index: usize| {
+        let point = manifold.points[index];
+        if in_use(index) {
+            ManifoldPoint {
+                anchor_a: point.anchor_a - a.center_offset,
+                anchor_b: point.anchor_b - b.center_offset,
+                ..point
+            }
+        } else {
+            point
+        }
+    };
+    let manifold = Manifold {
+        points: [shifted(0), shifted(1)],
+        ..manifold
+    };
     SolverContact {
         body_a: a.index,
         body_b: b.index,

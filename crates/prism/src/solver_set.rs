@@ -156,6 +156,13 @@ impl World {
         }
         let sim = source.swap_remove(at);
         let moved = source.get(at).map(|filler| filler.contact);
+        // Only awake contacts keep a recycling record (see `contact.rs`).
+        if from == AWAKE_SET {
+            self.contacts.frames.swap_remove(at);
+        }
+        if to == AWAKE_SET {
+            self.contacts.frames.push(None);
+        }
         if let Some(filler) = moved.and_then(|m| self.contacts.arena.get_by_index_mut(m)) {
             filler.sim_index = at as u32;
         }
@@ -218,6 +225,7 @@ impl World {
             shape.proxy = tree.create_proxy(shape.aabb, shape.filter.category_bits, user_data);
             shape.fat_aabb = tree.fat_aabb(shape.proxy);
             shape.tree = to;
+            self.broadphase.note_fat_box_change(shape_id.index());
         }
     }
 

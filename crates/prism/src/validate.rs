@@ -92,6 +92,13 @@ impl World {
     }
 
     fn validate_contacts(&self) -> Result<(), String> {
+        if self.contacts.frames.len() != self.contacts.sims.len() {
+            return Err(format!(
+                "{} recycling records for {} awake contacts",
+                self.contacts.frames.len(),
+                self.contacts.sims.len()
+            ));
+        }
         for (index, sim) in self.contacts.sims.iter().enumerate() {
             let contact = self
                 .contacts

@@ -23,11 +23,11 @@ use crate::def::WorldDef;
 use crate::error::{PrismError, finite_vec};
 use crate::events::{ContactEvents, EventBuffers};
 use crate::graph::ContactGraph;
-use crate::solve::StepScratch;
 use crate::island::Islands;
 use crate::joint::JointStore;
 use crate::profile::{Counters, StepProfile, elapsed_ms, timed, zone};
 use crate::shape::ShapeRecord;
+use crate::solve::StepScratch;
 use core_soa::{Arena, Body, BodyArrays, BodyId, ShapeId, Vec2};
 use solver_simd::{ContactSolver, SolverContact};
 use std::sync::Arc;
@@ -122,8 +122,8 @@ impl World {
         self.events.begin_step();
 
         let ((), pairs) = timed(|| self.update_pairs());
-        let ((), collide) = timed(|| self.collide());
-        let ((), update_contacts) = timed(|| self.update_contact_states());
+        let (changed, collide) = timed(|| self.collide());
+        let ((), update_contacts) = timed(|| self.update_contact_states(changed));
         let (diverged, solve) = timed(|| self.solve(dt, substeps));
         self.break_overloaded_joints();
         let ((), finalize) = timed(|| self.finalize_bodies());
