@@ -36,7 +36,10 @@ impl Aabb {
     /// The smallest box holding both.
     #[inline]
     pub fn union(&self, other: &Aabb) -> Aabb {
-        Aabb { min: self.min.min(other.min), max: self.max.max(other.max) }
+        Aabb {
+            min: self.min.min(other.min),
+            max: self.max.max(other.max),
+        }
     }
 
     /// The perimeter (the "surface area" of the tree's insertion heuristic in 2D).
@@ -59,12 +62,18 @@ impl Aabb {
     #[inline]
     pub fn fattened(&self, margin: f32) -> Aabb {
         let m = Vec2::splat(margin);
-        Aabb { min: self.min - m, max: self.max + m }
+        Aabb {
+            min: self.min - m,
+            max: self.max + m,
+        }
     }
 
     /// Valid when finite and `min <= max`.
     pub fn is_valid(&self) -> bool {
-        self.min.is_finite() && self.max.is_finite() && self.min.x <= self.max.x && self.min.y <= self.max.y
+        self.min.is_finite()
+            && self.max.is_finite()
+            && self.min.x <= self.max.x
+            && self.min.y <= self.max.y
     }
 }
 

@@ -34,11 +34,13 @@ pub mod shapes;
 pub mod tree;
 
 pub use aabb::Aabb;
-pub use manifold::{LINEAR_SLOP, Manifold, ManifoldPoint, SPECULATIVE_DISTANCE};
-pub use shapes::{Capsule, ChainSegment, Circle, MAX_POLYGON_VERTICES, Polygon, Segment, Shape, ShapeKind};
 pub use chain::{ChainError, make_chain};
+pub use collide::collide;
 pub use geometry::{compute_aabb, point_in_shape, shape_centroid, shape_extent};
 pub use hull::{HullError, make_box, make_offset_box, make_polygon, make_rounded_box, make_square};
+pub use manifold::{LINEAR_SLOP, Manifold, ManifoldPoint, SPECULATIVE_DISTANCE};
 pub use mass::{MassData, compute_mass};
 pub use raycast::{RayCastInput, RayHit, ray_cast_aabb, ray_cast_shape};
-pub use collide::collide;
+pub use shapes::{
+    Capsule, ChainSegment, Circle, MAX_POLYGON_VERTICES, Polygon, Segment, Shape, ShapeKind,
+};

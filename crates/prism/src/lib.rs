@@ -115,6 +115,7 @@ pub use query::RayResult;
 pub use sleep::{BodyEvents, BodySleepEvent, BodyWakeEvent};
 pub use world::World;
 
+pub use ::island::IslandId;
 pub use collision::chain::ChainError;
 pub use collision::hull::{
     HullError, make_box, make_offset_box, make_polygon, make_rounded_box, make_square,
@@ -125,7 +126,6 @@ pub use collision::{
     Shape,
 };
 pub use core_soa::{BodyId, BodyType, JointId, Rot, ShapeId, Transform, Vec2};
-pub use ::island::IslandId;
 pub use graph_coloring::GRAPH_COLOR_COUNT;
 pub use solver_simd::joint::{
     DistanceJoint, JointKind, MotorJoint, PrismaticJoint, RevoluteJoint, TargetJoint, WeldJoint,

@@ -89,7 +89,11 @@ impl World {
         }
         let mut found = Vec::new();
         let broadphase = &self.broadphase;
-        for tree in [&broadphase.static_tree, &broadphase.moving_tree, &broadphase.sleeping_tree] {
+        for tree in [
+            &broadphase.static_tree,
+            &broadphase.moving_tree,
+            &broadphase.sleeping_tree,
+        ] {
             tree.query(&aabb, filter.mask_bits, |_proxy, user_data| {
                 let Some(id) = self.shapes.key_at(user_data as u32) else {
                     return true;
@@ -118,7 +122,11 @@ impl World {
     ) {
         let mut max_fraction = 1.0;
         let broadphase = &self.broadphase;
-        for tree in [&broadphase.static_tree, &broadphase.moving_tree, &broadphase.sleeping_tree] {
+        for tree in [
+            &broadphase.static_tree,
+            &broadphase.moving_tree,
+            &broadphase.sleeping_tree,
+        ] {
             tree.ray_cast(
                 origin,
                 translation,

@@ -100,7 +100,10 @@ fn random_edits_keep_the_world_consistent() {
     let counters = world.counters();
     assert_eq!(counters.bodies, bodies.len() + 1);
     // Resting bodies may have fallen asleep: the awake count is exactly those still awake.
-    let awake = bodies.iter().filter(|&&b| world.is_awake(b).unwrap()).count();
+    let awake = bodies
+        .iter()
+        .filter(|&&b| world.is_awake(b).unwrap())
+        .count();
     assert_eq!(counters.awake_bodies, awake);
     for &body in &bodies {
         let p = world.position(body).unwrap();
