@@ -228,6 +228,7 @@ mod tests {
                 max_joint_error_m: None,
                 motor_speed_rad_s: None,
             },
+            phases: Vec::new(),
         }
     }
 
