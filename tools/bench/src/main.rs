@@ -315,7 +315,8 @@ mod tests {
     #[test]
     fn defaults_run_every_scene_on_prism_with_one_thread() {
         let options = parse_args(&[]).unwrap();
-        assert_eq!(options.scenes.len(), 8);
+        // BENCHMARKS.md's eight scenes, then the sleeping field and its baseline.
+        assert_eq!(options.scenes.len(), 10);
         assert_eq!(options.engines, ["prism"]);
         assert_eq!(options.threads, [1]);
         assert_eq!((options.steps, options.repeats), (None, 1));
@@ -325,7 +326,7 @@ mod tests {
     fn parses_every_option() {
         let options = parse_args(&args(
             "--scene large_pyramid,rain --engine box2d,rapier --threads 1,2 --steps 60 \
-             --repeats=3 --json --csv out --continuous",
+             --repeats=3 --json --csv out --continuous --stages",
         ))
         .unwrap();
         let names: Vec<&str> = options.scenes.iter().map(|s| s.name).collect();
@@ -333,9 +334,9 @@ mod tests {
         assert_eq!(options.engines, ["box2d", "rapier"]);
         assert_eq!(options.threads, [1, 2]);
         assert_eq!((options.steps, options.repeats), (Some(60), 3));
-        assert!(options.json && options.continuous);
+        assert!(options.json && options.continuous && options.stages);
         assert_eq!(options.csv_dir, Some(PathBuf::from("out")));
-        assert_eq!(parse_args(&args("--scene all")).unwrap().scenes.len(), 8);
+        assert_eq!(parse_args(&args("--scene all")).unwrap().scenes.len(), 10);
     }
 
     #[test]
