@@ -54,10 +54,13 @@
 //! trees), never recursion. Everything is deterministic: the same sequence of operations gives
 //! bit-identical trees and the same callback order.
 //!
-//! **Rebuild** (`rebuild`) discards the internal nodes and builds a new hierarchy top-down with a
+//! **Rebuild** (`rebuild`) rearranges all leaves under the same internal nodes top-down with a
 //! binned surface-area split, which recovers quality after long runs of incremental updates;
 //! `rebuild_enlarged` does the same for the enlarged part only, keeping intact every subtree
-//! that no move has touched.
+//! that no move has touched (and small flagged subtrees whose parts stayed close). Both have
+//! parallel twins that give the same tree node for node (`tree/rebuild.rs`). A caller that
+//! moves many proxies at once uses `move_proxy_deferred`, which only notes the leaf, and one
+//! `rebuild_enlarged` afterwards (`tree/enlarge.rs`).
 
 mod enlarge;
 mod rebuild;
@@ -141,6 +144,11 @@ pub struct DynamicTree {
     /// Whether moves rebuild the enlarged part by themselves (see `tree/enlarge.rs`); always
     /// on outside tests, which turn it off to observe a tree left loose.
     auto_rebuild: bool,
+    /// Whether deferred moves left enlarged boxes that no longer contain their children
+    /// (cleared by `rebuild_enlarged`; queries must not run while set).
+    boxes_stale: bool,
+    /// Leaves given a new box by `move_proxy_deferred` whose ancestors are not flagged yet.
+    deferred: Vec<u32>,
     /// Scratch for the branch-and-bound sibling search: (node, growth inherited from ancestors).
     search_stack: Vec<(u32, f32)>,
     /// Scratch for the top-down builds, kept so that a per-step partial rebuild allocates
@@ -171,6 +179,8 @@ impl DynamicTree {
             margin,
             enlarged_count: 0,
             auto_rebuild: true,
+            boxes_stale: false,
+            deferred: Vec::new(),
             search_stack: Vec::new(),
             build_scratch: rebuild::BuildScratch::default(),
         }
@@ -185,6 +195,7 @@ impl DynamicTree {
     /// until `destroy_proxy`. `tight` must be a valid box (finite, `min <= max`).
     pub fn create_proxy(&mut self, tight: Aabb, category_bits: u64, user_data: u64) -> u32 {
         debug_assert!(tight.is_valid(), "create_proxy: invalid box {tight:?}");
+        self.flag_deferred();
         let proxy = self.allocate_node();
         let node = &mut self.nodes[proxy as usize];
         node.aabb = tight.fattened(self.margin);
@@ -206,6 +217,7 @@ impl DynamicTree {
         if !self.is_proxy(proxy) {
             return;
         }
+        self.flag_deferred();
         self.remove_leaf(proxy);
         self.free_node(proxy);
         self.proxy_count -= 1;
@@ -225,15 +237,47 @@ impl DynamicTree {
         if !self.is_proxy(proxy) || self.nodes[proxy as usize].aabb.contains(&tight) {
             return false;
         }
+        self.flag_deferred();
         let fat = tight.fattened(self.margin);
         if enlarge::is_short_move(self.nodes[proxy as usize].aabb, fat) {
             self.enlarge_proxy(proxy, fat);
-            self.rebuild_enlarged_if_due();
         } else {
             self.remove_leaf(proxy);
             self.nodes[proxy as usize].aabb = fat;
             self.insert_leaf(proxy);
         }
+        if self.boxes_stale {
+            // Earlier deferred moves left boxes the queries promised by this call need.
+            self.rebuild_enlarged();
+        } else {
+            self.rebuild_enlarged_if_due();
+        }
+        true
+    }
+
+    /// [`DynamicTree::move_proxy`] for a caller that moves many proxies and then calls
+    /// [`DynamicTree::rebuild_enlarged`] (or its parallel twin) once: the leaf gets its new fat
+    /// box at once (so [`DynamicTree::fat_aabb`] is current) but its ancestors are only flagged,
+    /// not grown (see `tree/enlarge.rs`). Until that rebuild the flagged boxes are stale, so
+    /// queries and ray casts must wait for it (debug builds assert); creating, destroying and
+    /// deferred-moving proxies in between is fine, and [`DynamicTree::move_proxy`] rebuilds
+    /// first. A long jump needs no re-insertion here: the moved leaf is an item of the rebuild,
+    /// which places it afresh. Returns whether the proxy got a new fat box.
+    pub fn move_proxy_deferred(&mut self, proxy: u32, tight: Aabb) -> bool {
+        debug_assert!(
+            self.is_proxy(proxy),
+            "move_proxy_deferred: {proxy} is not a live proxy"
+        );
+        debug_assert!(
+            tight.is_valid(),
+            "move_proxy_deferred: invalid box {tight:?}"
+        );
+        if !self.is_proxy(proxy) || self.nodes[proxy as usize].aabb.contains(&tight) {
+            return false;
+        }
+        self.nodes[proxy as usize].aabb = tight.fattened(self.margin);
+        self.deferred.push(proxy);
+        self.boxes_stale = true;
         true
     }
 

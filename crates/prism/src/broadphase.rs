@@ -30,6 +30,7 @@
 //! iterated.
 
 use crate::contact::pair_key;
+use crate::def::Filter;
 use crate::profile::zone;
 use crate::shape::ShapeRecord;
 use crate::world::World;
@@ -103,6 +104,22 @@ pub(crate) struct BroadPhase {
     fat_box_changed: BitSet,
     /// Keys ([`pair_key`]) of the shape pairs that have a contact.
     pub(crate) pair_set: HashSet<u64, BuildPairHasher>,
+}
+
+/// The category mask a moved proxy queries the trees with. A tree node keeps the union of its
+/// subtree's category bits, so a query skips every subtree none of whose shapes the moved
+/// shape's mask accepts: a whole layer of shapes that never collide with each other (the
+/// circles of a joint grid, debris in its own category) costs one root test instead of a walk.
+/// The skip must never drop a pair the filter would keep. A pair with the same *positive*
+/// group index collides whatever its masks say, so a shape with a positive group queries with
+/// every bit; any other pair collides only if `mask_a & category_b != 0` (a pair in the same
+/// negative group never collides), which is exactly what the pruning tests.
+fn query_mask(filter: &Filter) -> u64 {
+    if filter.group_index > 0 {
+        u64::MAX
+    } else {
+        filter.mask_bits
+    }
 }
 
 impl BroadPhase {
@@ -255,10 +272,11 @@ impl BroadPhase {
             true
         };
         let fat = query_shape.fat_aabb;
-        self.moving_tree.query(&fat, u64::MAX, &mut visit);
-        self.sleeping_tree.query(&fat, u64::MAX, &mut visit);
+        let mask = query_mask(&query_shape.filter);
+        self.moving_tree.query(&fat, mask, &mut visit);
+        self.sleeping_tree.query(&fat, mask, &mut visit);
         if query_shape.tree != TreeKind::Static {
-            self.static_tree.query(&fat, u64::MAX, &mut visit);
+            self.static_tree.query(&fat, mask, &mut visit);
         }
     }
 

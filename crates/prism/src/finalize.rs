@@ -9,8 +9,16 @@
 //! ```text
 //!   boxes   per shape: tight box from the body's transform, and whether it escaped the
 //!           fat box the shape record keeps (a copy of its tree leaf's box)
-//!   apply   store the tight boxes; re-insert the escaped proxies and buffer their moves
+//!   apply   store the tight boxes; move the escaped proxies and buffer their moves
+//!   rebuild the part of the moving tree the moves loosened, once
 //! ```
+//!
+//! A moved proxy of the moving tree gets its new fat box at once but keeps its place, and the
+//! tree only notes it (`move_proxy_deferred`, see the collision crate's `tree/enlarge.rs`);
+//! after the last move one `rebuild_enlarged` flags the moved leaves' ancestors and rebuilds
+//! that top part of the tree, keeping close subtrees whole. With several workers the rebuild
+//! runs over the world's pool and gives the same tree, node for node, as with one, so the
+//! pair update that follows sees identical trees for any worker count.
 //!
 //! The first pass reads only the body's sim and its shapes' geometry, so with several workers
 //! it runs over fixed chunks of bodies in parallel; the chunks' results are concatenated in
@@ -54,8 +62,18 @@ impl World {
             for shape_box in boxes {
                 apply_shape_box(&mut self.shapes, &mut self.broadphase, shape_box);
             }
-            return;
+        } else {
+            self.finalize_bodies_serial();
         }
+        if self.def.worker_count > 1 {
+            self.broadphase.moving_tree.rebuild_enlarged_parallel();
+        } else {
+            self.broadphase.moving_tree.rebuild_enlarged();
+        }
+    }
+
+    /// Both passes of [`World::finalize_bodies`] in one loop, for one worker.
+    fn finalize_bodies_serial(&mut self) {
         let (shapes, broadphase) = (&mut self.shapes, &mut self.broadphase);
         for sim in self.solver_sets[AWAKE_SET as usize].sims() {
             let Some(body) = self.bodies.get_by_index(sim.body) else {
@@ -122,7 +140,13 @@ fn apply_shape_box(
         return;
     }
     let tree = broadphase.tree_mut(shape.tree);
-    if tree.move_proxy(shape.proxy, shape.aabb) {
+    // Only the moving tree is rebuilt at the end of the phase; any other tree moves at once.
+    let moved = if shape.tree == TreeKind::Moving {
+        tree.move_proxy_deferred(shape.proxy, shape.aabb)
+    } else {
+        tree.move_proxy(shape.proxy, shape.aabb)
+    };
+    if moved {
         shape.fat_aabb = tree.fat_aabb(shape.proxy);
         broadphase.buffer_move(shape_box.shape.index());
     }

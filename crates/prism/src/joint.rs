@@ -24,7 +24,7 @@
 //! recorded and solves each colour's joints in that colour's stages, before its contacts
 //! (joints are the stiffer constraints; contacts get the last word), the overflow joints with
 //! the overflow contacts on the scalar path. After the solve the accumulated impulses return to
-//! the records (warm starting) and each joint's reaction `λ/h` is kept for
+//! the joints' carries (warm starting) and each joint's reaction `λ/h` is kept for
 //! [`World::joint_reaction`]; breakable joints over their threshold are destroyed and reported
 //! ([`World::joint_events`]).
 //!
@@ -54,7 +54,7 @@ use crate::error::{IdKind, PrismError, finite, finite_vec};
 use crate::world::World;
 use core_soa::{BodyId, BodyType, JointId, Rot, Transform, Vec2};
 use def::JointBlueprint;
-use solver_simd::joint::{JointBody, JointConstraint, JointError, JointKind};
+use solver_simd::joint::{JointBody, JointConstraint, JointError, JointImpulses, JointKind};
 use store::JointRecord;
 
 impl World {
@@ -183,8 +183,12 @@ impl World {
         self.wake_body(a.index());
         self.wake_body(b.index());
         let record = self.joint_mut(id)?;
-        reset_changed_rows(record, &settings);
+        let changed = changed_rows(&record.kind, &settings);
         record.kind = settings;
+        self.joints.joints_edited = true;
+        if let Some(carry) = self.joints.carried.get_mut(id.index() as usize) {
+            reset_changed_rows(&mut carry.impulses, changed);
+        }
         Ok(())
     }
 
@@ -317,6 +321,8 @@ impl World {
         let record = self.joint_mut(id)?;
         record.base.break_force = break_force;
         record.base.break_torque = break_torque;
+        let breakable = record.is_breakable();
+        self.joints.set_breakable(id.index(), breakable);
         Ok(())
     }
 
@@ -332,7 +338,8 @@ impl World {
     /// The force (N) and torque (N·m) the joint applied to body B in the last step it was
     /// solved (body A received the opposite force). Zero before the first step.
     pub fn joint_reaction(&self, id: JointId) -> Result<(Vec2, f32), PrismError> {
-        let reaction = self.joint(id)?.reaction;
+        self.joint(id)?;
+        let reaction = self.joints.carried[id.index() as usize].reaction;
         Ok((reaction.force, reaction.torque))
     }
 
@@ -509,12 +516,11 @@ pub(crate) fn kind_name(kind: &JointKind) -> &'static str {
     }
 }
 
-/// Zeroes the carried impulses of the rows whose settings change from `record.kind` to `new`:
-/// limit rows when a limit moves or toggles, the spring row when the spring changes, the motor
-/// row when the motor changes. The equality rows keep theirs: the constraint is the same.
-fn reset_changed_rows(record: &mut JointRecord, new: &JointKind) {
-    let i = &mut record.impulses;
-    let (limits, spring, motor) = changed_rows(&record.kind, new);
+/// Zeroes the carried impulses of the rows whose settings changed (`changed_rows` of the old
+/// and new settings): limit rows when a limit moves or toggles, the spring row when the spring
+/// changes, the motor row when the motor changes. The equality rows keep theirs: the
+/// constraint is the same.
+fn reset_changed_rows(i: &mut JointImpulses, (limits, spring, motor): (bool, bool, bool)) {
     if limits {
         (i.lower, i.upper) = (0.0, 0.0);
     }

@@ -53,6 +53,9 @@ pub struct StepProfile {
     pub solver_gather: f32,
     /// Part of `solve`: copying the solved impulses back into the contacts.
     pub solver_store: f32,
+    /// Part of `solve`: the joints' graph update and solver list before the solver runs, and
+    /// their impulses and reactions copied back after it.
+    pub solver_joints: f32,
     /// Shape bounding boxes and broadphase proxies of the moved bodies.
     pub finalize: f32,
     /// Islands: sleep timers, one island split, islands put to sleep.

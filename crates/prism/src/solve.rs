@@ -60,7 +60,7 @@ use crate::profile::{timed, zone};
 use crate::world::World;
 use collision::{Manifold, ManifoldPoint};
 use core_soa::{BodyArrays, BodyId, BodySim, BodyState, NULL_BODY, Transform, Vec2};
-use graph_coloring::{ColorIndex, ConstraintKind};
+use graph_coloring::ColorIndex;
 use rayon::prelude::*;
 use solver_simd::shared::SharedSlice;
 use solver_simd::{
@@ -152,11 +152,13 @@ impl World {
             layout
         });
         self.profile.solver_gather = gather_ms;
-        self.build_solver_joints(self.joint_substep(dt, substeps));
+        let h = self.joint_substep(dt, substeps);
+        let ((), build_joints_ms) = timed(|| self.build_solver_joints(h));
         self.run_solver(dt, substeps, &layout);
         let ((), store_ms) = timed(|| self.store_impulses());
         self.profile.solver_store = store_ms;
-        self.store_joint_results(self.joint_substep(dt, substeps));
+        let ((), store_joints_ms) = timed(|| self.store_joint_results(h));
+        self.profile.solver_joints = build_joints_ms + store_joints_ms;
         self.collect_diverged_bodies()
     }
 
@@ -173,9 +175,25 @@ impl World {
             joints: &mut self.joints.solver_joints,
             layout: &self.joints.layout,
         };
+        #[cfg(feature = "validate")]
         let checked = self
             .solver
             .solve_colored_with_joints(&params, bodies, contacts, layout, joints, profile);
+        // SAFETY: the colouring holds no dynamic body twice in a colour. The constraint graph
+        // admits a contact or joint to a colour only if none of its dynamic bodies' bits is
+        // set in that colour's body bitset (shared by contacts and joints), sets them on
+        // admission and clears them on removal (`graph_coloring`); a sleeping body's
+        // constraints leave the graph with it, and static and kinematic bodies take no bit and
+        // are never written by the solver. `order_solver_contacts` and `build_solver_joints`
+        // put each colour's members, and only them, in that colour's range, naming awake
+        // bodies by their awake-set index, which is one-to-one with the arena index the
+        // bitsets use. The `validate` build checks all of this every step instead.
+        #[cfg(not(feature = "validate"))]
+        let checked = unsafe {
+            self.solver.solve_colored_with_joints_unchecked(
+                &params, bodies, contacts, layout, joints, profile,
+            )
+        };
         if let Err(error) = checked {
             // The graph keeps the colour invariant, so this is a bookkeeping bug. The solver
             // moved nothing; solving every constraint by the scalar path is still correct.
@@ -235,45 +253,48 @@ impl World {
     }
 
     /// Decides where each of the graph's contacts goes in the solver list — its `slot` — and
-    /// returns the colour ranges (see the module notes for the two orders). One pass over the
-    /// sims: in colour order a contact's position is its colour's start plus its index in the
-    /// colour, both known from its graph slot.
+    /// returns the colour ranges (see the module notes for the two orders). In colour order a
+    /// contact's position is its colour's start plus its index in the colour, both known from
+    /// its graph slot, so each sim's slot is a function of the sim alone and the pass splits
+    /// across the pool; contact order numbers the graph's contacts in sim order, serially.
     fn order_solver_contacts(&mut self) -> ColorLayout {
         let graph = &self.graph;
-        let (layout, by_color) = match self.def.solver_kind {
-            SolverKind::SoftStep => (color_layout(graph), true),
-            SolverKind::SequentialImpulses => {
-                let count = graph.graph.len(ConstraintKind::Contact);
-                (ColorLayout::overflow_only(count), false)
-            }
-        };
-        let total = layout.overflow.end;
-        let sources = &mut self.solver_contact_sources;
-        sources.clear();
-        sources.resize(total, NOT_SOLVED);
+        let sims = &self.contacts.sims;
         let slots = &mut self.step_scratch.slots;
         slots.clear();
-        slots.resize(self.contacts.sims.len(), NOT_SOLVED);
-        let mut next_in_contact_order = 0;
-        for (sim_index, sim) in self.contacts.sims.iter().enumerate() {
-            let Some(member) = graph.member(sim.contact) else {
-                continue;
-            };
-            let position = if by_color {
-                color_start(&layout, member.slot.color) + member.slot.index as usize
-            } else {
-                next_in_contact_order += 1;
-                next_in_contact_order - 1
-            };
-            // Each position is claimed once, so the slots are distinct by construction.
-            match sources.get_mut(position) {
-                Some(source) if *source == NOT_SOLVED => {
-                    *source = sim_index as u32;
-                    slots[sim_index] = position as u32;
+        slots.resize(sims.len(), NOT_SOLVED);
+        let layout = match self.def.solver_kind {
+            SolverKind::SoftStep => {
+                let layout = color_layout(graph);
+                let place = |(slot, sim): (&mut u32, &ContactSim)| {
+                    if let Some(member) = graph.member(sim.contact) {
+                        let start = color_start(&layout, member.slot.color);
+                        *slot = (start + member.slot.index as usize) as u32;
+                    }
+                };
+                if self.def.worker_count > 1 {
+                    let pairs = slots.par_iter_mut().zip(sims.par_iter());
+                    pairs.with_min_len(COPY_CHUNK).for_each(place);
+                } else {
+                    slots.iter_mut().zip(sims.iter()).for_each(place);
                 }
-                _ => debug_assert!(false, "solver position {position} claimed twice"),
+                layout
             }
-        }
+            SolverKind::SequentialImpulses => {
+                let mut next = 0u32;
+                for (slot, sim) in slots.iter_mut().zip(sims.iter()) {
+                    if graph.member(sim.contact).is_some() {
+                        (*slot, next) = (next, next + 1);
+                    }
+                }
+                ColorLayout::overflow_only(next as usize)
+            }
+        };
+        debug_assert!(
+            is_permutation(slots, layout.overflow.end),
+            "solver positions are not one per graph contact"
+        );
+        self.solver_contact_count = layout.overflow.end;
         layout
     }
 
@@ -285,18 +306,21 @@ impl World {
         let slots = &self.step_scratch.slots;
         let (table, sims) = (&*table, &self.contacts.sims);
         let out = &mut self.solver_contacts;
-        out.resize(self.solver_contact_sources.len(), placeholder_contact());
-        out.truncate(self.solver_contact_sources.len());
+        out.resize(self.solver_contact_count, placeholder_contact());
+        out.truncate(self.solver_contact_count);
         let out = SharedSlice::new(out);
         let scatter = |(sims, slots): (&[ContactSim], &[u32])| {
             for (sim, &slot) in sims.iter().zip(slots) {
                 if (slot as usize) < out.len() {
                     let body = |index: u32| table.get(index).unwrap_or_default();
                     let contact = solver_contact(sim, body(sim.body_a), body(sim.body_b));
-                    // SAFETY: `slots` gives each sim its own position (a position is claimed
-                    // by at most one sim, see `order_solver_contacts`), so no two sims, in
-                    // this chunk or another, write the same element; nothing reads the list
-                    // until every chunk is done.
+                    // SAFETY: `slots` gives each sim its own position, so no two sims, in
+                    // this chunk or another, write the same element: a graph contact's
+                    // position is its colour's start plus its index in the colour, the graph
+                    // gives a colour's members the distinct indices 0..count, and the colour
+                    // ranges are disjoint (`order_solver_contacts`, which debug builds check);
+                    // sims outside the graph have no slot. Nothing reads the list until every
+                    // chunk is done.
                     unsafe { out.write(slot as usize, contact) };
                 }
             }
@@ -361,6 +385,18 @@ fn color_layout(graph: &ContactGraph) -> ColorLayout {
         }
     }
     layout
+}
+
+/// Whether the slots other than [`NOT_SOLVED`] are exactly `0..count`, each once.
+fn is_permutation(slots: &[u32], count: usize) -> bool {
+    let mut seen = vec![false; count];
+    for &slot in slots.iter().filter(|&&slot| slot != NOT_SOLVED) {
+        match seen.get_mut(slot as usize) {
+            Some(seen) if !*seen => *seen = true,
+            _ => return false,
+        }
+    }
+    seen.iter().all(|&seen| seen)
 }
 
 /// Where colour `color` (or the overflow set) starts in the solver list.

@@ -54,8 +54,8 @@ pub struct World {
     pub(crate) solver: ContactSolver,
     /// Scratch: the solver's contact list, reused from step to step.
     pub(crate) solver_contacts: Vec<SolverContact>,
-    /// Scratch: for each solver contact, the index of the contact sim it came from.
-    pub(crate) solver_contact_sources: Vec<u32>,
+    /// How many contacts this step's solver list holds.
+    pub(crate) solver_contact_count: usize,
     /// Per-step lookup tables of the narrowphase and the solve phase.
     pub(crate) step_scratch: StepScratch,
     /// The `worker_count` threads the step runs on.
@@ -83,7 +83,7 @@ impl World {
             profile: StepProfile::default(),
             solver: ContactSolver::new(),
             solver_contacts: Vec::new(),
-            solver_contact_sources: Vec::new(),
+            solver_contact_count: 0,
             step_scratch: StepScratch::default(),
             thread_pool,
             next_chain_id: 0,
@@ -137,6 +137,7 @@ impl World {
             solver: self.profile.solver,
             solver_gather: self.profile.solver_gather,
             solver_store: self.profile.solver_store,
+            solver_joints: self.profile.solver_joints,
             finalize,
             sleep,
             total: elapsed_ms(start),

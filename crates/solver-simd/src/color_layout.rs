@@ -138,9 +138,7 @@ impl LayoutChecker {
         joints: &[JointConstraint],
         states: &[BodyState],
     ) -> Result<(), ColorLayoutError> {
-        check_ranges(layout, contacts.len())?;
-        check_ranges(joint_layout, joints.len())
-            .map_err(|error| ColorLayoutError::JointLayout(Box::new(error)))?;
+        check_layout_ranges(layout, contacts.len(), joint_layout, joints.len())?;
         self.stamps.clear();
         self.stamps.resize(states.len(), u32::MAX);
         let colors = layout
@@ -187,6 +185,19 @@ impl LayoutChecker {
         *stamp = color as u32;
         Ok(())
     }
+}
+
+/// The part of [`LayoutChecker::check_with_joints`] that reads no constraint: `layout`
+/// partitions `contact_count` contacts and `joint_layout` partitions `joint_count` joints.
+pub fn check_layout_ranges(
+    layout: &ColorLayout,
+    contact_count: usize,
+    joint_layout: &ColorLayout,
+    joint_count: usize,
+) -> Result<(), ColorLayoutError> {
+    check_ranges(layout, contact_count)?;
+    check_ranges(joint_layout, joint_count)
+        .map_err(|error| ColorLayoutError::JointLayout(Box::new(error)))
 }
 
 /// The ranges of `layout` are in bounds, pairwise disjoint, and cover `contact_count`.

@@ -17,8 +17,23 @@
 //!     wait until done[s] = blocks[s]          claim & run blocks of current
 //!   current ← FINISHED
 //!
-//!   claim: b = next[s].fetch_add(1); run block b if b < blocks[s]; done[s].fetch_add(1) (release)
+//!   claim & run (worker w of W, stage of n blocks, each block with a claim flag):
+//!     start ← ⌊w·n / W⌋
+//!     forward from start, backward from start − 1 (wrapping past 0 to n − 1), each
+//!     direction until it meets a claimed block: claim b (flag false → true), run it,
+//!     done[s].fetch_add(1) (release)
 //! ```
+//!
+//! **Why each worker starts at its own place.** The same stage recurs every substep over the
+//! same blocks (colour `c`'s warm start, solve and relax read the same constraints and bodies
+//! four times per step). A shared counter hands block `b` to whichever thread asks first, so
+//! from one substep to the next a block's constraints and body states move between cores'
+//! caches. Starting worker `w` at `w/W` of the way through the stage gives it the same part of
+//! every stage while the threads keep pace, and the data it touched last time is still in its
+//! cache; a worker that runs out walks backwards into its neighbour's part, so the load still
+//! balances. Every block is claimed: a worker's claimed blocks form an arc (circularly) around
+//! its start, and each direction stops only at a block already claimed, so the arcs close up
+//! around the circle; a last sweep over the flags makes that independent of the argument.
 //!
 //! A boundary costs one store the workers observe and one counter the orchestrator polls:
 //! well under a microsecond when the workers are spinning. A worker that falls behind skips
@@ -63,24 +78,29 @@ impl StageObserver for () {
     fn stage_finished(&mut self, _stage: usize) {}
 }
 
-/// The claim and completion counters of one stage, on a cache line of their own.
+/// The completion counter of one stage, on a cache line of its own, and where the stage's
+/// claim flags start.
 #[repr(align(128))]
 #[derive(Debug, Default)]
 struct StageCounters {
-    next_block: AtomicU32,
     done_blocks: AtomicU32,
     block_count: u32,
+    first_flag: u32,
 }
 
 /// Runs stage lists; keeps its per-stage counters between steps so a step allocates nothing.
 #[derive(Debug, Default)]
 pub struct StagedExecutor {
     counters: Vec<StageCounters>,
+    /// One claim flag per block of every stage, stage after stage.
+    claims: Vec<AtomicBool>,
 }
 
 /// What the threads of one run share.
 struct Rendezvous<'a, F> {
     counters: &'a [StageCounters],
+    claims: &'a [AtomicBool],
+    workers: u32,
     current: AtomicU32,
     aborted: AtomicBool,
     run_block: &'a F,
@@ -106,24 +126,35 @@ impl StagedExecutor {
         F: Fn(usize, u32) + Sync,
     {
         self.counters.clear();
+        let mut flags = 0u32;
         self.counters
-            .extend(block_counts.into_iter().map(|block_count| StageCounters {
-                block_count,
-                ..StageCounters::default()
+            .extend(block_counts.into_iter().map(|block_count| {
+                let first_flag = flags;
+                flags += block_count;
+                StageCounters {
+                    block_count,
+                    first_flag,
+                    ..StageCounters::default()
+                }
             }));
         if workers <= 1 {
             run_inline(&self.counters, run_block, observer);
             return;
         }
+        self.claims.clear();
+        self.claims.resize_with(flags as usize, AtomicBool::default);
         let rendezvous = Rendezvous {
             counters: &self.counters,
+            claims: &self.claims,
+            workers: u32::try_from(workers).unwrap_or(u32::MAX),
             current: AtomicU32::new(NOT_STARTED),
             aborted: AtomicBool::new(false),
             run_block,
         };
         rayon::in_place_scope(|scope| {
-            for _ in 1..workers {
-                scope.spawn(|_| rendezvous.work());
+            for worker in 1..rendezvous.workers {
+                let rendezvous = &rendezvous;
+                scope.spawn(move |_| rendezvous.work(worker));
             }
             rendezvous.orchestrate(observer);
         });
@@ -184,7 +215,7 @@ impl<F: Fn(usize, u32) + Sync> Rendezvous<'_, F> {
         for (stage, counter) in self.counters.iter().enumerate() {
             observer.stage_started(stage);
             self.current.store(stage as u32, Ordering::Release);
-            self.run_blocks(stage);
+            self.run_blocks(stage, 0);
             let mut spins = 0;
             while counter.done_blocks.load(Ordering::Acquire) < counter.block_count {
                 if self.aborted.load(Ordering::Acquire) {
@@ -196,8 +227,9 @@ impl<F: Fn(usize, u32) + Sync> Rendezvous<'_, F> {
         }
     }
 
-    /// A spawned worker: follows the published stage until the step is over.
-    fn work(&self) {
+    /// Spawned worker `worker` (the orchestrator is worker 0): follows the published stage
+    /// until the step is over.
+    fn work(&self, worker: u32) {
         let _abort = AbortOnUnwind(&self.aborted);
         let mut seen = NOT_STARTED;
         loop {
@@ -212,22 +244,48 @@ impl<F: Fn(usize, u32) + Sync> Rendezvous<'_, F> {
             if stage == FINISHED {
                 return;
             }
-            self.run_blocks(stage as usize);
+            self.run_blocks(stage as usize, worker);
             seen = stage;
         }
     }
 
-    /// Claims and runs blocks of `stage` until none is left.
-    fn run_blocks(&self, stage: usize) {
+    /// Claims and runs blocks of `stage` for worker `worker` until none is left: forward from
+    /// the worker's start, backward from just before it, then a sweep (see the module notes).
+    fn run_blocks(&self, stage: usize, worker: u32) {
         let counter = &self.counters[stage];
-        loop {
-            let block = counter.next_block.fetch_add(1, Ordering::Relaxed);
-            if block >= counter.block_count {
-                return;
-            }
-            (self.run_block)(stage, block);
-            counter.done_blocks.fetch_add(1, Ordering::Release);
+        let n = counter.block_count;
+        if n == 0 {
+            return;
         }
+        let start = (u64::from(worker) * u64::from(n) / u64::from(self.workers)) as u32;
+        let mut block = start;
+        while block < n && self.claim_and_run(stage, block) {
+            block += 1;
+        }
+        let mut block = start;
+        loop {
+            block = if block == 0 { n - 1 } else { block - 1 };
+            if block == start || !self.claim_and_run(stage, block) {
+                break;
+            }
+        }
+        for block in 0..n {
+            self.claim_and_run(stage, block);
+        }
+    }
+
+    /// Runs `block` of `stage` if no thread has claimed it yet; returns whether it did.
+    #[inline]
+    fn claim_and_run(&self, stage: usize, block: u32) -> bool {
+        let counter = &self.counters[stage];
+        let flag = &self.claims[(counter.first_flag + block) as usize];
+        // The load keeps threads that find a block taken from pulling its line exclusive.
+        if flag.load(Ordering::Relaxed) || flag.swap(true, Ordering::Relaxed) {
+            return false;
+        }
+        (self.run_block)(stage, block);
+        counter.done_blocks.fetch_add(1, Ordering::Release);
+        true
     }
 }
 

@@ -26,7 +26,7 @@
 //! are cut from the scene's counts alone, the blocks of a colour are independent, and the
 //! overflow set is solved serially.
 
-use crate::color_layout::{ColorLayout, ColorLayoutError, LayoutChecker};
+use crate::color_layout::{ColorLayout, ColorLayoutError, LayoutChecker, check_layout_ranges};
 use crate::contact_constraint::ContactConstraint;
 use crate::contact_wide::ContactBundle;
 use crate::executor::{StageObserver, StagedExecutor};
@@ -257,6 +257,40 @@ impl ContactSolver {
             joints,
         };
         self.run_step(step_start, context, bodies, step, profile);
+        Ok(())
+    }
+
+    /// [`ContactSolver::solve_colored_with_joints`] without the walk over every constraint
+    /// that proves no colour names a dynamic body twice; the layouts' ranges are still
+    /// checked. For a caller whose colouring guarantees it by construction (the World's
+    /// constraint graph keeps a bitset of each colour's dynamic bodies and admits a constraint
+    /// only where both its dynamic bodies are free), for which the walk is a serial pass over
+    /// every contact and joint each step.
+    ///
+    /// # Safety
+    ///
+    /// No dynamic body of `bodies` may appear twice among one colour's contacts and joints
+    /// taken together — what [`crate::color_layout::LayoutChecker::check_with_joints`] verifies. One
+    /// colour's constraints write their bodies' states from several lanes and threads without
+    /// synchronisation; a body named twice in a colour would be a data race.
+    pub unsafe fn solve_colored_with_joints_unchecked(
+        &mut self,
+        params: &SolverParams,
+        bodies: AwakeBodies<'_>,
+        contacts: &mut [SolverContact],
+        layout: &ColorLayout,
+        joints: SolverJoints<'_>,
+        profile: &mut SolverProfile,
+    ) -> Result<(), ColorLayoutError> {
+        let step_start = Instant::now();
+        check_layout_ranges(layout, contacts.len(), joints.layout, joints.joints.len())?;
+        let context = params.has_valid_dt().then(|| StepContext::new(params));
+        let step = StepInput {
+            contacts,
+            layout,
+            joints,
+        };
+        self.run_step(step_start, context.as_ref(), bodies, step, profile);
         Ok(())
     }
 
@@ -1358,6 +1392,79 @@ mod tests {
             Err(ColorLayoutError::BodyTwiceInColor { color: 0, .. })
         ));
         assert_eq!(grid.sims, before);
+    }
+
+    #[test]
+    fn the_unchecked_entry_solves_as_the_checked_one_and_still_checks_ranges() {
+        let mut checked = crate::synthetic::BoxGrid::new(16, 8, 0.0);
+        checked.color(24);
+        let mut unchecked = checked.clone();
+        let params = SolverParams::default();
+        let mut solver = ContactSolver::new();
+        solver.set_worker_count(2);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let empty_layout = ColorLayout::default();
+        let no_joints = || SolverJoints {
+            joints: Default::default(),
+            layout: &empty_layout,
+        };
+        let mut profile = SolverProfile::default();
+        for _ in 0..30 {
+            for (grid, check) in [(&mut checked, true), (&mut unchecked, false)] {
+                grid.collide();
+                let layout = grid.layout().clone();
+                let mut contacts = std::mem::take(&mut grid.contacts);
+                let bodies = grid.bodies();
+                pool.install(|| {
+                    let result = if check {
+                        solver.solve_colored_with_joints(
+                            &params,
+                            bodies,
+                            &mut contacts,
+                            &layout,
+                            no_joints(),
+                            &mut profile,
+                        )
+                    } else {
+                        // SAFETY: `BoxGrid::color` gives no colour a dynamic body twice (the
+                        // checked run of the same grid verifies it every step).
+                        unsafe {
+                            solver.solve_colored_with_joints_unchecked(
+                                &params,
+                                bodies,
+                                &mut contacts,
+                                &layout,
+                                no_joints(),
+                                &mut profile,
+                            )
+                        }
+                    };
+                    result.unwrap();
+                });
+                grid.contacts = contacts;
+            }
+            assert_eq!(checked.states, unchecked.states);
+        }
+        // A layout that does not cover the contacts is still refused, before anything moves.
+        let before = unchecked.sims.clone();
+        let mut contacts = unchecked.contacts.clone();
+        let short = ColorLayout::overflow_only(contacts.len() - 1);
+        // SAFETY: everything is in the overflow set, which no colour rule applies to.
+        let result = unsafe {
+            solver.solve_colored_with_joints_unchecked(
+                &params,
+                unchecked.bodies(),
+                &mut contacts,
+                &short,
+                no_joints(),
+                &mut profile,
+            )
+        };
+        assert!(result.is_err());
+        assert_eq!(unchecked.sims, before);
     }
 
     #[test]

@@ -12,8 +12,9 @@
 //!
 //! Each access below states why it cannot race: blocks of one entry cover disjoint items;
 //! entries run one after another; within a colour no dynamic body repeats (checked before the
-//! step by [`crate::color_layout::LayoutChecker`], and bundles are packed from exactly those
-//! contacts); and an overflow pass is a single block, so it alone touches the bodies.
+//! step by [`crate::color_layout::LayoutChecker`], or promised by the caller of the unsafe
+//! `ContactSolver::solve_colored_with_joints_unchecked`, and bundles are packed from exactly
+//! those contacts); and an overflow pass is a single block, so it alone touches the bodies.
 
 use crate::SolverContact;
 use crate::contact_constraint::{ContactConstraint, prepare_contacts};

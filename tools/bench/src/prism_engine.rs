@@ -25,13 +25,15 @@ struct PrismEngine {
 }
 
 /// The phases and solver stages of a `StepProfile`, in step order.
-fn phases(profile: &StepProfile) -> [(&'static str, f32); 16] {
+fn phases(profile: &StepProfile) -> [(&'static str, f32); 19] {
     let solver = &profile.solver;
     [
         ("pairs", profile.pairs),
         ("collide", profile.collide),
         ("update_contacts", profile.update_contacts),
         ("solve", profile.solve),
+        ("  gather", profile.solver_gather),
+        ("  joints", profile.solver_joints),
         ("  prepare", solver.prepare),
         ("  integrate_velocities", solver.integrate_velocities),
         ("  warm_start", solver.warm_start),
@@ -41,6 +43,7 @@ fn phases(profile: &StepProfile) -> [(&'static str, f32); 16] {
         ("  restitution", solver.restitution),
         ("  store_impulses", solver.store_impulses),
         ("  finalize", solver.finalize),
+        ("  store", profile.solver_store),
         ("finalize", profile.finalize),
         ("sleep", profile.sleep),
         ("total", profile.total),

@@ -34,6 +34,17 @@
 //! most one box's perimeter, and is enlarged. A longer jump (a teleport, a body thrown across
 //! the world) would stretch every ancestor across the jump, so it is re-inserted instead.
 //!
+//! **Deferred moves only flag.** A caller that moves many proxies and rebuilds right after
+//! (`move_proxy_deferred`, then `rebuild_enlarged`) does not need the boxes grown in between:
+//! the rebuild reads no enlarged node's box, only the boxes of the items below the flagged part,
+//! and those are exact. So a deferred move only sets the leaf's box and notes the leaf; the
+//! rebuild (or any edit that relinks the tree) first walks up from each noted leaf while the
+//! ancestors are unflagged — with many moves, most walks stop after a node or two. Doing the
+//! walks in one tight loop rather than between a caller's other work lets the processor overlap
+//! their cache misses, which dominate them. Until the rebuild the flagged boxes are stale (they
+//! may miss a moved leaf), which the tree records so that debug builds catch a query. Nor does a long jump need re-insertion: the moved
+//! leaf is itself an item of the rebuild (its parent is flagged), which places it afresh.
+//!
 //! **When the tree rebuilds itself.** `rebuild_enlarged` costs `O(k log k)` for `k` enlarged
 //! nodes. A move flags at most `height` new nodes, so `k` enlarged nodes took at least
 //! `k / height` moves; rebuilding once `k` passes a fixed fraction of the internal nodes spreads
@@ -90,6 +101,22 @@ impl DynamicTree {
             self.mark_enlarged(index);
             index = self.nodes[index as usize].parent_or_next;
         }
+    }
+
+    /// Flags the ancestors of the leaves moved by `move_proxy_deferred`, each walk stopping at
+    /// the first ancestor already flagged, without growing any box (see the module
+    /// documentation). Must run before anything relinks the tree.
+    pub(super) fn flag_deferred(&mut self) {
+        let deferred = std::mem::take(&mut self.deferred);
+        for &leaf in &deferred {
+            let mut index = self.nodes[leaf as usize].parent_or_next;
+            while index != NULL_NODE && !self.nodes[index as usize].enlarged {
+                self.mark_enlarged(index);
+                index = self.nodes[index as usize].parent_or_next;
+            }
+        }
+        self.deferred = deferred;
+        self.deferred.clear();
     }
 
     /// Flags an internal node as enlarged (counting it once).

@@ -794,3 +794,181 @@ fn validate_detects_broken_enlarged_flags() {
         assert!(broken.validate().is_err(), "corrupted {what} not detected");
     }
 }
+
+/// Runs `f` on a rayon pool of `workers` threads.
+fn on_workers<T: Send>(workers: usize, f: impl FnOnce() -> T + Send) -> T {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(workers)
+        .build()
+        .unwrap();
+    pool.install(f)
+}
+
+fn assert_identical(a: &DynamicTree, b: &DynamicTree, what: &str) {
+    assert_eq!((a.root, a.free_list), (b.root, b.free_list), "{what}");
+    assert!(a.nodes == b.nodes, "{what}: the node arrays differ");
+}
+
+#[test]
+fn parallel_rebuild_gives_the_serial_tree_node_for_node() {
+    let mut rng = Rng(0x5EED_0004);
+    let h = random_harness(&mut rng);
+    let mut serial = h.tree.clone();
+    serial.rebuild();
+    serial.validate().unwrap();
+    for workers in 1..=4 {
+        let mut parallel = h.tree.clone();
+        on_workers(workers, || parallel.rebuild_parallel());
+        assert_identical(
+            &serial,
+            &parallel,
+            &format!("full rebuild, {workers} workers"),
+        );
+    }
+}
+
+/// Gives about `share` of the proxies a deferred move: most a short step, some a long jump
+/// across the world. Returns how many proxies got a new fat box.
+fn defer_moves(h: &mut Harness, rng: &mut Rng, share: usize) -> usize {
+    let proxies: Vec<u32> = h.model.keys().copied().collect();
+    let mut moved = 0;
+    for &proxy in &proxies {
+        if rng.below(100) >= share {
+            continue;
+        }
+        let tight = if rng.below(20) == 0 {
+            rng.aabb(WORLD, 6.0)
+        } else {
+            shifted_tight(&h.tree, proxy, rng.vec2(-0.3, 0.3))
+        };
+        let model = h.model.get_mut(&proxy).unwrap();
+        let should_move = !model.fat.contains(&tight);
+        assert_eq!(h.tree.move_proxy_deferred(proxy, tight), should_move);
+        if should_move {
+            model.fat = tight.fattened(h.tree.margin());
+            moved += 1;
+        }
+        assert_eq!(h.tree.fat_aabb(proxy), model.fat);
+    }
+    moved
+}
+
+#[test]
+fn parallel_partial_rebuild_gives_the_serial_tree_node_for_node() {
+    let mut rng = Rng(0x5EED_0005);
+    let mut h = random_harness(&mut rng);
+    for _round in 0..3 {
+        assert!(defer_moves(&mut h, &mut rng, 40) > 2_000);
+        let mut serial = h.tree.clone();
+        serial.rebuild_enlarged();
+        serial.validate().unwrap();
+        for workers in 1..=4 {
+            let mut parallel = h.tree.clone();
+            on_workers(workers, || parallel.rebuild_enlarged_parallel());
+            assert_identical(&serial, &parallel, &format!("{workers} workers"));
+        }
+        h.tree = serial;
+    }
+}
+
+#[test]
+fn deferred_moves_and_one_rebuild_give_a_tight_tree_matching_brute_force() {
+    let mut rng = Rng(0x5EED_0006);
+    let mut h = random_harness(&mut rng);
+    let fresh_ratio = h.tree.area_ratio();
+    for round in 0..6 {
+        let moved = defer_moves(&mut h, &mut rng, if round % 2 == 0 { 40 } else { 100 });
+        assert!(moved > 2_000, "{moved} moved");
+        // Deferred moves only note the leaves; nothing is grown or rebuilt yet.
+        assert_eq!(h.tree.enlarged_count(), 0);
+        assert!(h.tree.boxes_stale);
+        h.tree.validate().unwrap();
+        h.tree.rebuild_enlarged();
+        assert!(!h.tree.boxes_stale);
+        assert_eq!(h.tree.enlarged_count(), 0);
+        // With nothing stale, `validate` checks that every internal box is exactly the union
+        // of its children's.
+        h.tree.validate().unwrap();
+        assert!(h.check_random_queries(&mut rng, 40) > 400);
+    }
+    // The rebuilds keep close subtrees whole and arrange the rest; the tree must stay within
+    // 20% of a freshly built one and of a full rebuild.
+    let ratio = h.tree.area_ratio();
+    let mut full = h.tree.clone();
+    full.rebuild();
+    let full_ratio = full.area_ratio();
+    assert!(
+        ratio <= 1.2 * full_ratio && ratio <= 1.2 * fresh_ratio,
+        "partial {ratio}, full {full_ratio}, freshly inserted {fresh_ratio}"
+    );
+}
+
+#[test]
+fn edits_between_deferred_moves_and_the_rebuild_stay_correct() {
+    let mut rng = Rng(0x5EED_0007);
+    let mut h = random_harness(&mut rng);
+    for _round in 0..4 {
+        defer_moves(&mut h, &mut rng, 30);
+        // Creating and destroying proxies relinks the tree while boxes are stale.
+        for _ in 0..200 {
+            let proxy = h.random_proxy(&mut rng);
+            h.destroy(proxy);
+            let (tight, categories) = (rng.aabb(WORLD, 6.0), rng.categories());
+            h.create(tight, categories);
+        }
+        defer_moves(&mut h, &mut rng, 10);
+        if rng.below(2) == 0 {
+            // An immediate move settles the deferred ones, so queries may follow at once.
+            let proxy = h.random_proxy(&mut rng);
+            let tight = shifted_tight(&h.tree, proxy, Vec2::new(0.5, 0.0));
+            h.move_to(proxy, tight);
+            assert!(!h.tree.boxes_stale);
+        } else {
+            h.tree.rebuild_enlarged();
+        }
+        h.tree.validate().unwrap();
+        assert!(h.check_random_queries(&mut rng, 40) > 400);
+    }
+}
+
+#[test]
+fn rebuild_keeps_close_pairs_and_rebuilds_pairs_pulled_apart() {
+    let mut tree = DynamicTree::new(0.0);
+    let unit = |x: f32| Aabb::new(Vec2::new(x, 0.0), Vec2::new(x + 1.0, 1.0));
+    // Pairs of touching unit boxes, 10 m apart: the build pairs each box with its neighbour.
+    let proxies: Vec<u32> = (0..64)
+        .map(|i| tree.create_proxy(unit(10.0 * (i / 2) as f32 + (i % 2) as f32), 1, i))
+        .collect();
+    tree.rebuild();
+    let parent = |tree: &DynamicTree, proxy: u32| tree.nodes[proxy as usize].parent_or_next;
+    for pair in proxies.chunks(2) {
+        assert_eq!(parent(&tree, pair[0]), parent(&tree, pair[1]));
+    }
+    // Pair 0 moves up together; pair 1's second box leaves for the far end.
+    let up = Vec2::new(0.0, 0.5);
+    let shifted = |tree: &DynamicTree, proxy: u32| shifted_tight(tree, proxy, up);
+    let (a, b) = (shifted(&tree, proxies[0]), shifted(&tree, proxies[1]));
+    let kept_parent = parent(&tree, proxies[0]);
+    tree.move_proxy_deferred(proxies[0], a);
+    tree.move_proxy_deferred(proxies[1], b);
+    tree.move_proxy_deferred(proxies[3], unit(1000.0));
+    tree.rebuild_enlarged();
+    tree.validate().unwrap();
+    assert_eq!(parent(&tree, proxies[0]), kept_parent);
+    assert_eq!(parent(&tree, proxies[1]), kept_parent);
+    assert_eq!(tree.nodes[kept_parent as usize].aabb, a.union(&b));
+    assert_ne!(parent(&tree, proxies[2]), parent(&tree, proxies[3]));
+}
+
+#[cfg(debug_assertions)]
+#[test]
+#[should_panic(expected = "before a rebuild")]
+fn query_between_deferred_moves_and_the_rebuild_asserts() {
+    let mut tree = DynamicTree::new(AABB_MARGIN);
+    let proxies: Vec<u32> = (0..8)
+        .map(|i| tree.create_proxy(Rng(i).aabb(20.0, 2.0), 1, i))
+        .collect();
+    let tight = shifted_tight(&tree, proxies[3], Vec2::new(1.0, 0.0));
+    tree.move_proxy_deferred(proxies[3], tight);
+    tree.query(&tight, u64::MAX, |_, _| true);
+}

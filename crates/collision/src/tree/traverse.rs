@@ -115,6 +115,10 @@ impl DynamicTree {
     /// (touching counts) and whose category bits intersect `mask`. The callback returns `true`
     /// to continue and `false` to stop the query at once.
     pub fn query(&self, aabb: &Aabb, mask: u64, mut callback: impl FnMut(u32, u64) -> bool) {
+        debug_assert!(
+            !self.boxes_stale,
+            "query after deferred moves, before a rebuild"
+        );
         if self.root == NULL_NODE {
             return;
         }
@@ -159,6 +163,10 @@ impl DynamicTree {
         mask: u64,
         mut callback: impl FnMut(Vec2, Vec2, f32, u32, u64) -> f32,
     ) {
+        debug_assert!(
+            !self.boxes_stale,
+            "ray cast after deferred moves, before a rebuild"
+        );
         if self.root == NULL_NODE || max_fraction.is_nan() || max_fraction < 0.0 {
             return;
         }

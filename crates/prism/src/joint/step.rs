@@ -7,11 +7,19 @@
 //!                            overflow last, with a ColorLayout of the ranges
 //!   (solver)                 prepare after begin_step; per substep warm start, solve, relax —
 //!                            each colour's joints in that colour's stage, next to its contacts
-//!   store_joint_results      accumulated impulses back into the records (warm starting next
-//!                            step); reaction = impulse / h
+//!   store_joint_results      accumulated impulses back into the joints' carries (warm
+//!                            starting next step); reaction = impulse / h
 //!   break_overloaded_joints  every breakable joint whose reaction exceeds a threshold is
-//!                            destroyed and reported
+//!                            destroyed and reported (nothing to do without breakable joints)
 //! ```
+//!
+//! **Cost.** The build and the store are per-joint streams: each joint reads its record, its
+//! carry and its two bodies, and writes its 256-byte constraint; after the solve each reads the
+//! constraint's kind, impulses and axis and writes its 48-byte carry. Both run across the pool
+//! in chunks (the build over all colours at once, the results in list order before they are
+//! written to the carries), and neither touches a joint whose bodies did not change class for
+//! the graph re-check (store.rs). The break check reads only the carries' `breakable` flags,
+//! and not even those while the world has no breakable joint.
 //!
 //! **Frames per step.** A record keeps its anchors relative to the body origins; the solver
 //! wants them relative to the centres of mass, `p − local_center` (the frame orientation is
@@ -29,56 +37,107 @@
 
 use crate::body::AWAKE_SET;
 use crate::joint::events::JointBreakEvent;
-use crate::joint::store::{JointRecord, JointStore};
+use crate::joint::store::{
+    CLASS_UNKNOWN, JointCarry, JointRecord, JointStore, SolvedJoint, endpoint_class,
+    for_each_jointed_body,
+};
 use crate::world::World;
 use core_soa::{Arena, Body, BodyArrays, BodyId, JointId, Transform};
-use graph_coloring::{ColorIndex, GRAPH_COLOR_COUNT};
+use graph_coloring::{ColorIndex, ConstraintGraph, GRAPH_COLOR_COUNT};
 use rayon::prelude::*;
-use solver_simd::SolverKind;
 use solver_simd::joint::{JointBody, JointConstraint, JointImpulses, JointKind, JointReaction};
+use solver_simd::shared::SharedSlice;
+use solver_simd::{ColorLayout, SolverKind};
 
-/// Joints per parallel task when building the solver list (each is a ~230-byte copy).
+/// Joints per parallel task when building the solver list (each is a 256-byte write) or
+/// reading its results back.
 const PARALLEL_CHUNK: usize = 256;
 
 impl World {
     /// Fills the solver's joint list by colour (see the module notes). `h` is the coming
     /// substep, used to rescale carried impulses after a substep change. With more than one
-    /// worker each colour's list is built across the pool; every element depends on its own
-    /// joint only and the order is kept, so the list is the same for any worker count.
+    /// worker the list is built across the pool, all colours at once; every element depends on
+    /// its own joint only and the order is kept, so the list is the same for any worker count.
     pub(crate) fn build_solver_joints(&mut self, h: f32) {
-        self.sync_joint_graph();
+        let (reclassified, views_changed) = self.scan_jointed_bodies();
+        self.sync_joint_graph(&reclassified);
+        let key = ListKey {
+            substep_bits: h.to_bits(),
+            awake_count: self
+                .solver_sets
+                .get(AWAKE_SET as usize)
+                .map_or(0, |set| set.len()),
+        };
+        let store = &mut self.joints;
+        let sources_changed = store.graph_joints_changed || store.list_key.is_none();
+        store.graph_joints_changed = false;
+        if sources_changed || cfg!(debug_assertions) {
+            let mut sources = std::mem::take(&mut store.gathered_sources);
+            gather_sources(&self.graph.graph, &mut sources, &mut store.layout);
+            debug_assert!(
+                sources_changed || sources == store.solver_sources,
+                "the graph's joint lists changed without a flag"
+            );
+            store.gathered_sources = std::mem::replace(&mut store.solver_sources, sources);
+        }
+        let reusable = !views_changed
+            && !sources_changed
+            && !store.joints_edited
+            && store.list_key == Some(key)
+            && store.solver_joints.len() == store.solver_sources.len();
+        store.list_key = Some(key);
+        store.joints_edited = false;
+        if !reusable {
+            self.rebuild_solver_joints(h);
+        }
+        debug_assert!(
+            self.solver_joints_are_current(h),
+            "a kept solver joint differs from its rebuild"
+        );
+    }
+
+    /// Whether every solver joint is what a rebuild would make of it, apart from its prepared
+    /// data (which the solver's preparation overwrites whole).
+    fn solver_joints_are_current(&self, h: f32) -> bool {
+        let store = &self.joints;
+        store.solver_joints.len() == store.solver_sources.len()
+            && store
+                .solver_joints
+                .iter()
+                .zip(&store.solver_sources)
+                .all(|(kept, &handle)| {
+                    let record = store.arena.get_by_index(handle);
+                    let carry = store.carried.get(handle as usize).copied();
+                    let carry = carry.unwrap_or_default();
+                    let fresh = solver_joint(&self.bodies, &self.solver_sets, record, &carry, h);
+                    (kept.kind, kept.impulses, kept.body_a, kept.body_b)
+                        == (fresh.kind, fresh.impulses, fresh.body_a, fresh.body_b)
+                })
+    }
+
+    /// Builds every solver joint from its record, carry and bodies, in the order of
+    /// `solver_sources` (see [`World::build_solver_joints`]).
+    fn rebuild_solver_joints(&mut self, h: f32) {
         let parallel = self.def.worker_count > 1;
         let JointStore {
             arena,
+            carried,
             solver_joints,
             solver_sources,
-            layout,
             ..
         } = &mut self.joints;
         let (bodies, sets) = (&self.bodies, &self.solver_sets);
+        let make = |&handle: &u32| {
+            let record = arena.get_by_index(handle);
+            let carry = carried.get(handle as usize).copied().unwrap_or_default();
+            solver_joint(bodies, sets, record, &carry, h)
+        };
         solver_joints.clear();
-        solver_sources.clear();
-        layout.color_ranges.clear();
-        let make = |&handle: &u32| solver_joint(bodies, sets, arena.get_by_index(handle), h);
-        let colors = (0..GRAPH_COLOR_COUNT)
-            .filter_map(ColorIndex::new)
-            .chain([ColorIndex::OVERFLOW]);
-        for color in colors {
-            let handles = self.graph.graph.joints(color);
-            let start = solver_joints.len();
-            if parallel && handles.len() >= 2 * PARALLEL_CHUNK {
-                let items = handles.par_iter().with_min_len(PARALLEL_CHUNK);
-                solver_joints.par_extend(items.map(make));
-            } else {
-                solver_joints.extend(handles.iter().map(make));
-            }
-            solver_sources.extend_from_slice(handles);
-            let range = start..solver_joints.len();
-            if color.is_overflow() {
-                layout.overflow = range;
-            } else {
-                layout.color_ranges.push(range);
-            }
+        if parallel && solver_sources.len() >= 2 * PARALLEL_CHUNK {
+            let items = solver_sources.par_iter().with_min_len(PARALLEL_CHUNK);
+            solver_joints.par_extend(items.map(make));
+        } else {
+            solver_joints.extend(solver_sources.iter().map(make));
         }
     }
 
@@ -92,39 +151,128 @@ impl World {
     }
 
     /// Copies the solved impulses and the reactions (impulse over substep `h`) back into the
-    /// records. Non-finite values (a diverged body) are dropped rather than carried.
+    /// joints' carries. Non-finite values (a diverged body) are dropped rather than carried.
+    /// With more than one worker the list is split into chunks across the pool; each joint
+    /// writes only its own carry, so the outcome does not depend on the split.
     pub(crate) fn store_joint_results(&mut self, h: f32) {
         let inv_h = if h > 0.0 { 1.0 / h } else { 0.0 };
-        let store = &mut self.joints;
-        for (joint, &source) in store.solver_joints.iter().zip(&store.solver_sources) {
-            let Some(record) = store.arena.get_by_index_mut(source) else {
-                continue;
-            };
-            record.solved_substep = h;
-            let reaction = joint.reaction(inv_h);
-            let finite = is_finite_impulses(&joint.impulses)
-                && reaction.force.is_finite()
-                && reaction.torque.is_finite();
-            (record.impulses, record.reaction) = if finite {
-                (joint.impulses, reaction)
-            } else {
-                (JointImpulses::default(), JointReaction::default())
-            };
+        let parallel = self.def.worker_count > 1;
+        let JointStore {
+            carried,
+            solver_joints,
+            solver_sources,
+            ..
+        } = &mut self.joints;
+        debug_assert!(
+            sources_are_distinct(solver_sources, carried.len()),
+            "a joint appears twice in the solver list, or has no carry"
+        );
+        let carries = SharedSlice::new(carried);
+        let store = |(joint, &source): (&mut JointConstraint, &u32)| {
+            let result = solved_joint(joint, inv_h);
+            // SAFETY: every source names a distinct carry: a joint is in the graph at most
+            // once (it enters a colour only from outside the graph, update_joint_graph), and
+            // the list holds the graph's joints; debug builds check it above. So no two
+            // iterations, on any threads, touch the same element.
+            let mut carry = unsafe { carries.read(source as usize) };
+            carry.impulses = result.impulses;
+            carry.reaction = result.reaction;
+            carry.solved_substep = h;
+            // SAFETY: as for the read.
+            unsafe { carries.write(source as usize, carry) };
+        };
+        if parallel && solver_joints.len() >= 2 * PARALLEL_CHUNK {
+            solver_joints
+                .par_iter_mut()
+                .zip(solver_sources.par_iter())
+                .with_min_len(PARALLEL_CHUNK)
+                .for_each(store);
+        } else {
+            solver_joints
+                .iter_mut()
+                .zip(solver_sources.iter())
+                .for_each(store);
         }
     }
 
+    /// Records the class (graph re-check, store.rs) and the [`BodyView`] (list reuse) of every
+    /// jointed body in one pass. Returns the bodies whose class differs from the recorded one,
+    /// in increasing slot order, and whether a view differs (a body joined or left the awake
+    /// set, moved in it, changed mass or centre, or a static body was moved), which the joints
+    /// built from it must see. With more than one worker the body slots are split into chunks
+    /// across the pool and the chunks' lists joined in slot order, the same for any split.
+    pub(crate) fn scan_jointed_bodies(&mut self) -> (Vec<u32>, bool) {
+        let store = &mut self.joints;
+        if store.arena.is_empty() {
+            return (Vec::new(), false);
+        }
+        let (bodies, sets) = (&self.bodies, &self.solver_sets[..]);
+        let slot_count = bodies.slot_count();
+        store.body_classes.resize(slot_count, CLASS_UNKNOWN);
+        store.body_views.resize(slot_count, [u32::MAX; 10]);
+        let (classes, views) = (&mut store.body_classes, &mut store.body_views);
+        if 2 * store.arena.len() < slot_count {
+            // Few joints: visit the joints' bodies instead of every body slot.
+            let mut scan = BodyScan::default();
+            for_each_jointed_body(bodies, &store.arena, |slot, body| {
+                let (class, view) = (&mut classes[slot as usize], &mut views[slot as usize]);
+                scan.visit(slot, body, sets, class, view);
+            });
+            scan.reclassified.sort_unstable();
+            scan.reclassified.dedup();
+            return (scan.reclassified, scan.views_changed);
+        }
+        let chunk = |(k, (classes, views)): (usize, (&mut [u8], &mut [BodyView]))| {
+            let start = (k * SCAN_CHUNK) as u32;
+            scan_body_slots(bodies, sets, start, classes, views)
+        };
+        let scans: Vec<BodyScan> = if self.def.worker_count > 1 && slot_count >= 2 * SCAN_CHUNK {
+            let items = classes.par_chunks_mut(SCAN_CHUNK);
+            let items = items.zip(views.par_chunks_mut(SCAN_CHUNK)).enumerate();
+            items.map(chunk).collect()
+        } else {
+            let items = classes.chunks_mut(SCAN_CHUNK);
+            items
+                .zip(views.chunks_mut(SCAN_CHUNK))
+                .enumerate()
+                .map(chunk)
+                .collect()
+        };
+        let views_changed = scans.iter().any(|scan| scan.views_changed);
+        let reclassified = scans
+            .into_iter()
+            .flat_map(|scan| scan.reclassified)
+            .collect();
+        (reclassified, views_changed)
+    }
+
     /// Destroys the solved joints whose reaction exceeded a break threshold this step and
-    /// reports them; replaces the last step's break events.
+    /// reports them, in list order; replaces the last step's break events. Without a breakable
+    /// joint in the world there is nothing to look at.
     pub(crate) fn break_overloaded_joints(&mut self) {
         self.joints.break_events.clear();
+        debug_assert_eq!(
+            self.joints.breakable_count,
+            self.joints
+                .arena
+                .iter()
+                .filter(|(_, r)| r.is_breakable())
+                .count(),
+            "breakable joints miscounted"
+        );
+        if self.joints.breakable_count == 0 {
+            return;
+        }
         let store = &self.joints;
         let broken: Vec<JointBreakEvent> = store
             .solver_sources
             .iter()
+            .filter(|&&source| store.carried[source as usize].breakable)
             .filter_map(|&source| {
                 let id = store.arena.key_at(source)?;
                 let record = store.arena.get(id)?;
-                overloaded(record).then(|| break_event(id, record))
+                let reaction = store.carried[source as usize].reaction;
+                overloaded(record, &reaction).then(|| break_event(id, record, &reaction))
             })
             .collect();
         for event in broken {
@@ -134,21 +282,161 @@ impl World {
     }
 }
 
-/// Whether a breakable joint's last reaction exceeds its thresholds.
-fn overloaded(record: &JointRecord) -> bool {
-    record.is_breakable()
-        && record
-            .reaction
-            .exceeds(record.base.break_force, record.base.break_torque)
+/// Body slots per parallel task of [`World::scan_jointed_bodies`].
+const SCAN_CHUNK: usize = 1024;
+
+/// What [`World::scan_jointed_bodies`] found in some body slots.
+#[derive(Default)]
+struct BodyScan {
+    reclassified: Vec<u32>,
+    views_changed: bool,
 }
 
-fn break_event(joint: JointId, record: &JointRecord) -> JointBreakEvent {
+impl BodyScan {
+    /// Records the class and view of jointed body `slot` in `class` and `view`, noting a
+    /// change.
+    fn visit(
+        &mut self,
+        slot: u32,
+        body: &Body,
+        sets: &[BodyArrays],
+        class: &mut u8,
+        view: &mut BodyView,
+    ) {
+        let new_class = endpoint_class(slot, body);
+        if new_class != *class {
+            *class = new_class;
+            self.reclassified.push(slot);
+        }
+        let new_view = body_view(body, sets);
+        if new_view != *view {
+            *view = new_view;
+            self.views_changed = true;
+        }
+    }
+}
+
+/// Scans the jointed bodies among the slots `start..start + classes.len()`, whose classes and
+/// views are `classes` and `views`.
+fn scan_body_slots(
+    bodies: &Arena<Body, BodyId>,
+    sets: &[BodyArrays],
+    start: u32,
+    classes: &mut [u8],
+    views: &mut [BodyView],
+) -> BodyScan {
+    let mut scan = BodyScan::default();
+    for (offset, (class, view)) in classes.iter_mut().zip(views.iter_mut()).enumerate() {
+        let slot = start + offset as u32;
+        if let Some(body) = bodies.get_by_index(slot)
+            && body.joint_count > 0
+        {
+            scan.visit(slot, body, sets, class, view);
+        }
+    }
+    scan
+}
+
+/// Whether no source repeats and each has a carry.
+fn sources_are_distinct(sources: &[u32], carry_count: usize) -> bool {
+    let mut seen = vec![false; carry_count];
+    sources
+        .iter()
+        .all(|&s| (s as usize) < carry_count && !std::mem::replace(&mut seen[s as usize], true))
+}
+
+/// The graph's joint handles by colour (colour 0's first, …, overflow last) into `sources`,
+/// with their ranges in `layout`.
+fn gather_sources(graph: &ConstraintGraph, sources: &mut Vec<u32>, layout: &mut ColorLayout) {
+    sources.clear();
+    layout.color_ranges.clear();
+    let colors = (0..GRAPH_COLOR_COUNT)
+        .filter_map(ColorIndex::new)
+        .chain([ColorIndex::OVERFLOW]);
+    for color in colors {
+        let start = sources.len();
+        sources.extend_from_slice(graph.joints(color));
+        let range = start..sources.len();
+        if color.is_overflow() {
+            layout.overflow = range;
+        } else {
+            layout.color_ranges.push(range);
+        }
+    }
+}
+
+/// A solved joint's impulses and reaction, both zero if either is not finite; a joint with
+/// non-finite ones is zeroed too, so that the list's impulses stay those of the carries.
+fn solved_joint(joint: &mut JointConstraint, inv_h: f32) -> SolvedJoint {
+    let reaction = joint.reaction(inv_h);
+    let finite = is_finite_impulses(&joint.impulses)
+        && reaction.force.is_finite()
+        && reaction.torque.is_finite();
+    if finite {
+        SolvedJoint {
+            impulses: joint.impulses,
+            reaction,
+        }
+    } else {
+        joint.impulses = JointImpulses::default();
+        SolvedJoint {
+            impulses: JointImpulses::default(),
+            reaction: JointReaction::default(),
+        }
+    }
+}
+
+/// What the list's joints were built for besides their records and bodies: a new substep
+/// rescales the carried impulses, a new awake count may change the bodies' checked indices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ListKey {
+    substep_bits: u32,
+    awake_count: usize,
+}
+
+/// The bits of everything [`joint_body`] reads of a body: its set and index, masses, centre
+/// of mass in the body, and (outside the awake set, where the pose is handed over) its pose.
+pub(crate) type BodyView = [u32; 10];
+
+/// The [`BodyView`] of `body`, or all ones if its sim is missing.
+fn body_view(body: &Body, sets: &[BodyArrays]) -> BodyView {
+    let Some((sim, _)) = sets
+        .get(body.set_index as usize)
+        .and_then(|set| set.get(body.local_index))
+    else {
+        return [u32::MAX; 10];
+    };
+    let pose = if body.set_index == AWAKE_SET {
+        Transform::IDENTITY
+    } else {
+        Transform::new(sim.center, sim.transform.q)
+    };
+    [
+        body.set_index,
+        body.local_index,
+        sim.inv_mass.to_bits(),
+        sim.inv_inertia.to_bits(),
+        sim.local_center.x.to_bits(),
+        sim.local_center.y.to_bits(),
+        pose.p.x.to_bits(),
+        pose.p.y.to_bits(),
+        pose.q.c.to_bits(),
+        pose.q.s.to_bits(),
+    ]
+}
+
+/// Whether a breakable joint's last reaction exceeds its thresholds.
+fn overloaded(record: &JointRecord, reaction: &JointReaction) -> bool {
+    record.is_breakable() && reaction.exceeds(record.base.break_force, record.base.break_torque)
+}
+
+fn break_event(joint: JointId, record: &JointRecord, reaction: &JointReaction) -> JointBreakEvent {
     JointBreakEvent {
         joint,
         body_a: record.base.body_a,
         body_b: record.base.body_b,
-        force: record.reaction.force,
-        torque: record.reaction.torque,
+        force: reaction.force,
+        torque: reaction.torque,
         user_data: record.base.user_data,
     }
 }
@@ -185,6 +473,7 @@ fn solver_joint(
     bodies: &Arena<Body, BodyId>,
     sets: &[BodyArrays],
     record: Option<&JointRecord>,
+    carry: &JointCarry,
     h: f32,
 ) -> JointConstraint {
     let sides = record.and_then(|record| {
@@ -195,7 +484,7 @@ fn solver_joint(
     match sides {
         Some((record, body_a, body_b)) => {
             let mut joint = JointConstraint::new(record.kind, body_a, body_b);
-            joint.impulses = rescaled_impulses(record.impulses, record.solved_substep, h);
+            joint.impulses = rescaled_impulses(carry.impulses, carry.solved_substep, h);
             joint
         }
         None => {
@@ -227,7 +516,50 @@ fn joint_body(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{BodyDef, Circle, JointDef, RevoluteJointDef, ShapeDef, WeldJointDef, WorldDef};
     use core_soa::Vec2;
+
+    /// The list is kept from step to step while nothing changes, and rebuilt when a joint's
+    /// slot is reused by another joint between steps, even one between the same bodies in the
+    /// same colour.
+    #[test]
+    fn a_joint_replaced_in_its_slot_between_steps_is_rebuilt() {
+        let mut world = World::new(WorldDef::default()).unwrap();
+        let ground = world.create_body(&BodyDef::fixed_at(Vec2::ZERO)).unwrap();
+        let body = world
+            .create_body(&BodyDef::dynamic_at(Vec2::new(0.5, 0.0)))
+            .unwrap();
+        let circle = Circle {
+            center: Vec2::ZERO,
+            radius: 0.1,
+        };
+        world
+            .create_circle_shape(body, &ShapeDef::default(), &circle)
+            .unwrap();
+        let def = JointDef::new(ground, body);
+        let hinge = world
+            .create_revolute_joint(&RevoluteJointDef::new(def))
+            .unwrap();
+        for _ in 0..3 {
+            world.step(1.0 / 60.0, 4).unwrap();
+        }
+        assert!(matches!(
+            world.joints.solver_joints[0].kind,
+            JointKind::Revolute(_)
+        ));
+        assert!(world.joints.carried[hinge.index() as usize].impulses != JointImpulses::default());
+
+        world.destroy_joint(hinge).unwrap();
+        let weld = world.create_weld_joint(&WeldJointDef::new(def)).unwrap();
+        assert_eq!(weld.index(), hinge.index(), "the slot is reused");
+        world.step(1.0 / 60.0, 4).unwrap();
+        assert_eq!(world.joints.solver_sources, [weld.index()]);
+        assert!(matches!(
+            world.joints.solver_joints[0].kind,
+            JointKind::Weld(_)
+        ));
+        assert!(world.solver_joints_are_current(1.0 / 60.0 / 4.0));
+    }
 
     #[test]
     fn carried_impulses_keep_their_force_when_the_substep_changes() {
