@@ -182,6 +182,14 @@ pub struct BodySim {
     pub gravity_scale: f32,
     /// Index of the cold [`Body`] this sim belongs to (back-reference, fixed up on swap-remove).
     pub body: u32,
+    /// How far (m) every point of the body's shapes may still move before one of their tight
+    /// boxes can leave its broadphase fat box; 0 or less means "test the boxes" (the World's
+    /// finalize phase keeps it, and anything that moves a body or changes its shapes outside
+    /// the solver resets it to 0).
+    pub fat_slack: f32,
+    /// An upper bound (m) on the distance of any point of the body's shapes from its centre
+    /// of mass, measured when `fat_slack` was.
+    pub fat_extent: f32,
 }
 
 impl Default for BodySim {
@@ -202,6 +210,8 @@ impl Default for BodySim {
             angular_damping: 0.0,
             gravity_scale: 1.0,
             body: u32::MAX,
+            fat_slack: 0.0,
+            fat_extent: 0.0,
         }
     }
 }

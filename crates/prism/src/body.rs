@@ -443,6 +443,8 @@ fn apply_mass(sim: &mut BodySim, state: &mut BodyState, mass_data: MassData, fix
     sim.local_center = mass_data.center;
     sim.center = sim.transform.apply(mass_data.center);
     sim.center0 = sim.center;
+    // The shapes' extent was measured from the old centre.
+    sim.fat_slack = 0.0;
     state.linear_velocity += cross_sv(state.angular_velocity, sim.center - old_center);
 }
 
@@ -455,6 +457,7 @@ fn clear_mass(sim: &mut BodySim) {
     sim.local_center = Vec2::ZERO;
     sim.center = sim.transform.p;
     sim.center0 = sim.transform.p;
+    sim.fat_slack = 0.0;
 }
 
 pub(crate) fn invalid_body(id: BodyId) -> PrismError {

@@ -101,7 +101,7 @@ impl World {
                 let Some(shape) = self.shapes.get(id) else {
                     return true;
                 };
-                if filter.accepts(&shape.filter) && shape.aabb.overlaps(&aabb) {
+                if filter.accepts(&shape.filter) && self.tight_aabb(shape).overlaps(&aabb) {
                     found.push(id);
                 }
                 true

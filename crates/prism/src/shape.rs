@@ -42,8 +42,6 @@ pub(crate) struct ShapeRecord {
     /// Which broadphase tree holds the proxy.
     pub(crate) tree: TreeKind,
     pub(crate) proxy: u32,
-    /// The tight world box at the last update.
-    pub(crate) aabb: Aabb,
     /// The proxy's fat box (tight box grown by the tree's margin when last re-inserted).
     pub(crate) fat_aabb: Aabb,
 }
@@ -159,6 +157,7 @@ impl World {
             body.shapes.retain(|&s| s != id);
         }
         self.update_body_mass(body_id.index());
+        self.forget_fat_slack(body_id.index());
         Ok(())
     }
 
@@ -177,9 +176,25 @@ impl World {
         Ok(self.shape(id)?.geometry)
     }
 
-    /// The shape's tight world box as of the last step (or its creation).
+    /// The shape's tight world box at its body's current transform (as of the last step, or
+    /// the last time the body was placed).
     pub fn shape_aabb(&self, id: ShapeId) -> Result<Aabb, PrismError> {
-        Ok(self.shape(id)?.aabb)
+        Ok(self.tight_aabb(self.shape(id)?))
+    }
+
+    /// A shape's tight world box, from its geometry and its body's current transform. The box
+    /// is not stored: every awake shape's box changes each step, and only queries read it, so
+    /// the step computes it only to test it against the fat box (see `finalize.rs`).
+    pub(crate) fn tight_aabb(&self, shape: &ShapeRecord) -> Aabb {
+        let transform = self
+            .bodies
+            .get(shape.body)
+            .and_then(|body| {
+                let set = self.solver_sets.get(body.set_index as usize)?;
+                set.get(body.local_index).map(|(sim, _)| sim.transform)
+            })
+            .unwrap_or_default();
+        compute_aabb(&shape.geometry, transform)
     }
 
     pub fn shape_filter(&self, id: ShapeId) -> Result<Filter, PrismError> {
@@ -261,7 +276,6 @@ impl World {
                 user_data: def.user_data,
                 tree,
                 proxy,
-                aabb,
                 fat_aabb: aabb,
             }
         });
@@ -271,6 +285,7 @@ impl World {
         if let Some(body) = self.bodies.get_mut(body_id) {
             body.shapes.push(id);
         }
+        self.forget_fat_slack(body_id.index());
         Ok(id)
     }
 
@@ -286,6 +301,7 @@ impl World {
     /// a proxy whose box left its fat box is re-inserted and buffered for the pair update.
     /// `teleported` re-inserts static proxies too (a static body moved by the user).
     pub(crate) fn refresh_body_shapes(&mut self, body_index: u32, teleported: bool) {
+        self.forget_fat_slack(body_index);
         let Some(body) = self.bodies.get_by_index(body_index) else {
             return;
         };
@@ -297,12 +313,12 @@ impl World {
             let Some(shape) = self.shapes.get_mut(shape_id) else {
                 continue;
             };
-            shape.aabb = compute_aabb(&shape.geometry, transform);
             if shape.tree == TreeKind::Static && !teleported {
                 continue;
             }
+            let aabb = compute_aabb(&shape.geometry, transform);
             let tree = self.broadphase.tree_mut(shape.tree);
-            if tree.move_proxy(shape.proxy, shape.aabb) {
+            if tree.move_proxy(shape.proxy, aabb) {
                 shape.fat_aabb = tree.fat_aabb(shape.proxy);
                 self.broadphase.buffer_move(shape_id.index());
             }

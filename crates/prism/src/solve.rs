@@ -64,7 +64,8 @@ use graph_coloring::ColorIndex;
 use rayon::prelude::*;
 use solver_simd::shared::SharedSlice;
 use solver_simd::{
-    AwakeBodies, ColorLayout, SolverContact, SolverJoints, SolverKind, SolverParams,
+    AwakeBodies, ColorLayout, ContactImpulses, ImpulseOutput, SolverContact, SolverJoints,
+    SolverKind, SolverParams,
 };
 
 /// Contacts per parallel task in gather and store: each is a copy of ~150 bytes, so a task
@@ -167,6 +168,7 @@ impl World {
     fn run_solver(&mut self, dt: f32, substeps: u32, layout: &ColorLayout) {
         let params = self.solver_params(dt, substeps);
         self.solver.set_worker_count(self.def.worker_count as usize);
+        self.solver.set_impulse_output(ImpulseOutput::Dense);
         let (sims, states) = self.solver_sets[AWAKE_SET as usize].sims_and_states_mut();
         let contacts = &mut self.solver_contacts;
         let profile = &mut self.profile.solver;
@@ -334,13 +336,15 @@ impl World {
         }
     }
 
-    /// Copies the solved impulses back into the contacts' manifolds (the cache).
+    /// Copies the solved impulses back into the contacts' manifolds (the cache). The solver
+    /// leaves them in one small record per solver contact ([`ImpulseOutput::Dense`]) rather
+    /// than in the 150-byte solver contacts, so this pass reads little.
     fn store_impulses(&mut self) {
         let slots = &self.step_scratch.slots;
-        let solved = &self.solver_contacts;
+        let solved = self.solver.impulses();
         let store = |(sim, &slot): (&mut ContactSim, &u32)| {
             if let Some(result) = solved.get(slot as usize) {
-                copy_impulses(&result.manifold, &mut sim.manifold);
+                copy_impulses(result, &mut sim.manifold);
             }
         };
         let sims = &mut self.contacts.sims;
@@ -506,20 +510,16 @@ fn solver_contact_from(
     }
 }
 
-/// Copies the solver's accumulated impulses and diagnostics point by point; a non-finite value
-/// becomes zero so a blow-up never reaches the cache.
-fn copy_impulses(solved: &Manifold, cached: &mut Manifold) {
-    let count = cached.point_count.min(solved.point_count);
+/// Copies the solver's accumulated impulses and diagnostics point by point (the solver has
+/// already turned non-finite values into zero, so a blow-up never reaches the cache).
+fn copy_impulses(solved: &ContactImpulses, cached: &mut Manifold) {
+    let count = cached.point_count.min(solved.points.len());
     for (point, result) in cached.points[..count].iter_mut().zip(&solved.points) {
-        point.normal_impulse = finite_or_zero(result.normal_impulse);
-        point.tangent_impulse = finite_or_zero(result.tangent_impulse);
-        point.max_normal_impulse = finite_or_zero(result.max_normal_impulse);
-        point.normal_velocity = finite_or_zero(result.normal_velocity);
+        point.normal_impulse = result.normal_impulse;
+        point.tangent_impulse = result.tangent_impulse;
+        point.max_normal_impulse = result.max_normal_impulse;
+        point.normal_velocity = result.normal_velocity;
     }
-}
-
-fn finite_or_zero(value: f32) -> f32 {
-    if value.is_finite() { value } else { 0.0 }
 }
 
 fn is_body_finite(sim: &BodySim, state: &BodyState) -> bool {

@@ -213,20 +213,25 @@ impl World {
             return;
         };
         for &shape_id in &body.shapes {
-            let Some(shape) = self.shapes.get_mut(shape_id) else {
+            let Some(shape) = self.shapes.get(shape_id) else {
                 continue;
             };
             if shape.tree != from {
                 continue;
             }
+            let aabb = self.tight_aabb(shape);
+            let Some(shape) = self.shapes.get_mut(shape_id) else {
+                continue;
+            };
             self.broadphase.tree_mut(from).destroy_proxy(shape.proxy);
             let tree = self.broadphase.tree_mut(to);
             let user_data = u64::from(shape_id.index());
-            shape.proxy = tree.create_proxy(shape.aabb, shape.filter.category_bits, user_data);
+            shape.proxy = tree.create_proxy(aabb, shape.filter.category_bits, user_data);
             shape.fat_aabb = tree.fat_aabb(shape.proxy);
             shape.tree = to;
             self.broadphase.note_fat_box_change(shape_id.index());
         }
+        self.forget_fat_slack(body_index);
     }
 
     /// Grows the world's table of sets and of sleeping contact stores to hold `set_index`.

@@ -2,7 +2,8 @@
 //!
 //! They verify what the rest of the crate assumes without checking: both broadphase trees are
 //! well formed; every body's `(set_index, local_index)` finds a sim that points back at it; every
-//! shape's proxy lives in the right tree and carries the shape's index; every contact's sim
+//! shape's proxy lives in the right tree and carries the shape's index, with the fat box the
+//! shape record keeps, which holds the shape's tight box; every contact's sim
 //! points back at it, appears once in each of its two bodies' contact lists, and has its pair in
 //! the pair set. A failure becomes [`PrismError::Corrupted`] with a description.
 
@@ -81,6 +82,12 @@ impl World {
                 .ok_or(format!("shape {id:?}: dead body"))?;
             if !body.shapes.contains(&id) {
                 return Err(format!("shape {id:?}: not in its body's shape list"));
+            }
+            if shape.fat_aabb != tree.fat_aabb(shape.proxy) {
+                return Err(format!("shape {id:?}: fat box differs from its proxy's"));
+            }
+            if !shape.fat_aabb.contains(&self.tight_aabb(shape)) {
+                return Err(format!("shape {id:?}: tight box outside its fat box"));
             }
         }
         for &moved in self.broadphase.move_buffer() {

@@ -60,9 +60,9 @@
 //! after the substeps: at every point that approached faster than the threshold and took a
 //! normal impulse, it asks for `vn = −e·vn₀` with the same clamped accumulation.
 
-use crate::SolverContact;
 use crate::contact_constraint::{ContactConstraint, ContactConstraintPoint, state_or_identity};
 use crate::softness::Softness;
+use crate::{ContactImpulses, PointImpulses, SolverContact};
 use core_soa::{BodyState, NULL_BODY, Rot, Vec2, body_flags, cross, cross_sv};
 
 /// The bias and scales of one normal row in one pass.
@@ -375,6 +375,23 @@ pub fn store_impulses(constraints: &[ContactConstraint], contacts: &mut [SolverC
             mp.tangent_impulse = finite_or_zero(p.tangent_impulse);
             mp.max_normal_impulse = finite_or_zero(p.max_normal_impulse);
             mp.normal_velocity = finite_or_zero(p.relative_velocity);
+        }
+    }
+}
+
+/// [`store_impulses`] into one [`ContactImpulses`] per constraint (see
+/// [`crate::ImpulseOutput::Dense`]); points a constraint does not use are zero.
+pub fn store_impulses_dense(constraints: &[ContactConstraint], out: &mut [ContactImpulses]) {
+    debug_assert_eq!(constraints.len(), out.len());
+    for (c, result) in constraints.iter().zip(out.iter_mut()) {
+        *result = ContactImpulses::default();
+        for (p, slot) in c.points().iter().zip(result.points.iter_mut()) {
+            *slot = PointImpulses {
+                normal_impulse: finite_or_zero(p.normal_impulse),
+                tangent_impulse: finite_or_zero(p.tangent_impulse),
+                max_normal_impulse: finite_or_zero(p.max_normal_impulse),
+                normal_velocity: finite_or_zero(p.relative_velocity),
+            };
         }
     }
 }

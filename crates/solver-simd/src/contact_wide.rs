@@ -38,7 +38,6 @@
 //! states: the test `wide_kernels_match_scalar_kernels_bit_for_bit` checks it on random
 //! contacts over several substeps.
 
-use crate::SolverContact;
 use crate::contact_constraint::{
     ContactConstraint, ContactConstraintPoint, ContactSoftness, checked_body_index,
 };
@@ -48,6 +47,7 @@ use crate::sequential_impulses::BaumgarteBias;
 use crate::shared::SharedSlice;
 use crate::softness::Softness;
 use crate::wide::{FloatW, LANES, MaskW, Vec2W, cross_sv};
+use crate::{ContactImpulses, PointImpulses, SolverContact};
 use core_soa::{BodyState, NULL_BODY, Vec2, body_flags};
 
 /// One point slot of a bundle: [`ContactConstraintPoint`] with a lane per contact.
@@ -449,20 +449,50 @@ impl ContactPointW {
 /// `i`), exactly as the scalar [`crate::contact_solver::store_impulses`].
 pub fn store_bundle_impulses(bundle: &ContactBundle, contacts: &mut [SolverContact]) {
     let count = bundle.lane_count().min(contacts.len());
+    for_each_lane_point(bundle, count, |lane, slot, result| {
+        let mp = &mut contacts[lane].manifold.points[slot];
+        mp.normal_impulse = result.normal_impulse;
+        mp.tangent_impulse = result.tangent_impulse;
+        mp.max_normal_impulse = result.max_normal_impulse;
+        mp.normal_velocity = result.normal_velocity;
+    });
+}
+
+/// Writes the impulses of every lane into `out[lane]` (see [`crate::ImpulseOutput::Dense`]),
+/// exactly as the scalar [`crate::contact_solver::store_impulses_dense`]; points a lane does
+/// not use are zero.
+pub fn store_bundle_impulses_dense(bundle: &ContactBundle, out: &mut [ContactImpulses]) {
+    let count = bundle.lane_count().min(out.len());
+    out[..count].fill(ContactImpulses::default());
+    for_each_lane_point(bundle, count, |lane, slot, result| {
+        out[lane].points[slot] = result;
+    });
+}
+
+/// Calls `write(lane, point, impulses)` for every point in use of the first `count` lanes, with
+/// non-finite values stored as zero.
+#[inline]
+fn for_each_lane_point(
+    bundle: &ContactBundle,
+    count: usize,
+    mut write: impl FnMut(usize, usize, PointImpulses),
+) {
     for (slot, p) in bundle.points.iter().enumerate() {
         let normal_impulse = p.normal_impulse.to_array();
         let tangent_impulse = p.tangent_impulse.to_array();
         let max_normal_impulse = p.max_normal_impulse.to_array();
         let relative_velocity = p.relative_velocity.to_array();
-        for (lane, contact) in contacts[..count].iter_mut().enumerate() {
+        for lane in 0..count {
             if slot >= usize::from(bundle.point_counts[lane]) {
                 continue;
             }
-            let mp = &mut contact.manifold.points[slot];
-            mp.normal_impulse = finite_or_zero(normal_impulse[lane]);
-            mp.tangent_impulse = finite_or_zero(tangent_impulse[lane]);
-            mp.max_normal_impulse = finite_or_zero(max_normal_impulse[lane]);
-            mp.normal_velocity = finite_or_zero(relative_velocity[lane]);
+            let result = PointImpulses {
+                normal_impulse: finite_or_zero(normal_impulse[lane]),
+                tangent_impulse: finite_or_zero(tangent_impulse[lane]),
+                max_normal_impulse: finite_or_zero(max_normal_impulse[lane]),
+                normal_velocity: finite_or_zero(relative_velocity[lane]),
+            };
+            write(lane, slot, result);
         }
     }
 }

@@ -113,9 +113,42 @@ pub struct SolverContact {
     pub restitution: f32,
     /// The manifold with anchors relative to each body's centre of mass, the separations from
     /// the narrowphase, and the accumulated impulses carried over from the last step (0 for new
-    /// points). After [`solve`], the solver has written back `normal_impulse`,
+    /// points). After [`solve`] (with the default [`ImpulseOutput::Contacts`]), the solver has
+    /// written back `normal_impulse`,
     /// `tangent_impulse`, `max_normal_impulse` and `normal_velocity`.
     pub manifold: Manifold,
+}
+
+/// What the solver hands back for one contact point at the end of a step: the accumulated
+/// impulses to warm-start the next step with, the largest normal impulse of the step, and the
+/// approach speed before it (for events). Never NaN or infinite: a value that blew up is 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PointImpulses {
+    pub normal_impulse: f32,
+    pub tangent_impulse: f32,
+    pub max_normal_impulse: f32,
+    pub normal_velocity: f32,
+}
+
+/// A contact's [`PointImpulses`], point by point as in its manifold; a point the manifold does
+/// not use is all zero.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ContactImpulses {
+    pub points: [PointImpulses; 2],
+}
+
+/// Where the solver's last stage writes each contact's results.
+///
+/// `Contacts` writes them into the [`SolverContact`]s' manifolds: simple for a caller that
+/// keeps nothing else. `Dense` writes them into a 32-byte record per contact that
+/// [`ContactSolver::impulses`] lends out, and leaves the contacts untouched: a caller that
+/// copies the results into its own contact store then reads a fifth of the memory, and the
+/// stage writes whole cache lines instead of patching four floats in each 150-byte contact.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ImpulseOutput {
+    #[default]
+    Contacts,
+    Dense,
 }
 
 /// The awake bodies: `states[i]` and `sims[i]` describe the same body. Static bodies are not in

@@ -30,7 +30,7 @@ use crate::color_layout::{ColorLayout, ColorLayoutError, LayoutChecker, check_la
 use crate::contact_constraint::ContactConstraint;
 use crate::contact_wide::ContactBundle;
 use crate::executor::{StageObserver, StagedExecutor};
-use crate::integrate::{begin_step, finalize_bodies};
+use crate::integrate::{begin_step_on, finalize_bodies_on};
 use crate::joint_passes::SolverJoints;
 use crate::params::{SolverKind, SolverParams};
 use crate::profile::{SolverProfile, StageZone, ms_since};
@@ -39,7 +39,7 @@ use crate::shared::SharedSlice;
 use crate::stages::{Stage, StageEntry, StepContext, StepShape, expand_stages, soft_step_stages};
 use crate::step::{BundleSource, StepArrays, run_block};
 use crate::wide::LANES;
-use crate::{AwakeBodies, SolverContact};
+use crate::{AwakeBodies, ContactImpulses, ImpulseOutput, SolverContact};
 use core::ops::Range;
 use std::time::Instant;
 
@@ -76,6 +76,9 @@ pub struct ContactSolver {
     non_finite_bodies: Vec<u32>,
     counters: SolverCounters,
     workers: usize,
+    impulse_output: ImpulseOutput,
+    /// The last step's results with [`ImpulseOutput::Dense`], by contact.
+    impulses: Vec<ContactImpulses>,
 }
 
 impl Clone for ContactSolver {
@@ -83,6 +86,7 @@ impl Clone for ContactSolver {
     fn clone(&self) -> ContactSolver {
         let mut solver = ContactSolver::new();
         solver.set_worker_count(self.workers);
+        solver.set_impulse_output(self.impulse_output);
         solver
     }
 }
@@ -96,6 +100,18 @@ impl ContactSolver {
     /// current rayon pool (0 counts as 1). The result does not depend on it.
     pub fn set_worker_count(&mut self, workers: usize) {
         self.workers = workers.max(1);
+    }
+
+    /// Where the next steps write each contact's impulses (the contacts' manifolds by
+    /// default; see [`ImpulseOutput`]).
+    pub fn set_impulse_output(&mut self, output: ImpulseOutput) {
+        self.impulse_output = output;
+    }
+
+    /// The last step's results by contact (index as in the step's contact list) when it ran
+    /// with [`ImpulseOutput::Dense`]; empty otherwise.
+    pub fn impulses(&self) -> &[ContactImpulses] {
+        &self.impulses
     }
 
     /// Threads that share a step.
@@ -314,17 +330,21 @@ impl ContactSolver {
         let body_count = states.len().min(sims.len());
         debug_assert_eq!(states.len(), sims.len(), "states and sims must be parallel");
         let (states, sims) = (&mut states[..body_count], &mut sims[..body_count]);
-        begin_step(states, sims);
+        begin_step_on(self.workers, states, sims);
         let Some(context) = context else {
+            self.impulses.clear();
             profile.total = ms_since(step_start);
             return;
         };
         self.plan(context, layout, joints.layout, body_count);
+        let dense = self.impulse_output == ImpulseOutput::Dense;
+        set_len_for_overwrite(&mut self.impulses, if dense { contacts.len() } else { 0 });
         {
             let arrays = StepArrays {
                 states: SharedSlice::new(states),
                 sims: SharedSlice::new(sims),
                 contacts: SharedSlice::new(contacts),
+                impulses: dense.then(|| SharedSlice::new(&mut self.impulses)),
                 bundles: SharedSlice::new(&mut self.bundles),
                 overflow: SharedSlice::new(&mut self.overflow_constraints),
                 overflow_first_contact: layout.overflow.start,
@@ -349,7 +369,7 @@ impl ContactSolver {
             }
         }
         let finalize_start = Instant::now();
-        finalize_bodies(states, sims, 0, &mut self.non_finite_bodies);
+        finalize_bodies_on(self.workers, states, sims, &mut self.non_finite_bodies);
         profile.finalize = ms_since(finalize_start);
         profile.total = ms_since(step_start);
     }
@@ -1328,6 +1348,74 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// One settled step of a wall whose three colours leave some contacts in the overflow set,
+    /// solved twice on two threads: the dense results equal, bit for bit, what the other output
+    /// writes into the contacts, and the dense run leaves the contacts' impulses as given.
+    #[test]
+    fn dense_impulses_equal_the_impulses_stored_into_the_contacts() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let mut start = crate::synthetic::BoxGrid::new(24, 12, 0.0);
+        start.color(3);
+        run_grid(&mut start, 1, 30);
+        start.collide();
+        assert!(!start.layout().overflow.is_empty());
+        for kind in BOTH_KINDS {
+            let params = SolverParams {
+                kind,
+                ..SolverParams::default()
+            };
+            let run = |output: ImpulseOutput| {
+                let mut grid = start.clone();
+                let layout = grid.layout().clone();
+                let mut contacts = std::mem::take(&mut grid.contacts);
+                let mut solver = ContactSolver::new();
+                solver.set_worker_count(2);
+                solver.set_impulse_output(output);
+                let mut profile = SolverProfile::default();
+                pool.install(|| {
+                    let bodies = grid.bodies();
+                    solver.solve_colored(&params, bodies, &mut contacts, &layout, &mut profile)
+                })
+                .unwrap();
+                (contacts, solver.impulses().to_vec(), grid.states)
+            };
+            let (stored, no_dense, states) = run(ImpulseOutput::Contacts);
+            let (untouched, dense, dense_states) = run(ImpulseOutput::Dense);
+            assert!(no_dense.is_empty());
+            assert_eq!(dense.len(), stored.len());
+            assert_eq!(states, dense_states);
+            let mut loaded = 0;
+            for (i, (contact, result)) in stored.iter().zip(&dense).enumerate() {
+                for slot in 0..2 {
+                    let (p, r) = (contact.manifold.points[slot], result.points[slot]);
+                    if slot >= contact.manifold.point_count {
+                        assert_eq!(r, crate::PointImpulses::default());
+                        continue;
+                    }
+                    assert_eq!(p.normal_impulse.to_bits(), r.normal_impulse.to_bits());
+                    assert_eq!(p.tangent_impulse.to_bits(), r.tangent_impulse.to_bits());
+                    assert_eq!(
+                        p.max_normal_impulse.to_bits(),
+                        r.max_normal_impulse.to_bits()
+                    );
+                    assert_eq!(p.normal_velocity.to_bits(), r.normal_velocity.to_bits());
+                    loaded += usize::from(r.normal_impulse > 0.0);
+                }
+                let impulses = |contact: &SolverContact| {
+                    contact
+                        .manifold
+                        .points
+                        .map(|p| (p.normal_impulse, p.tangent_impulse))
+                };
+                assert_eq!(impulses(&untouched[i]), impulses(&start.contacts[i]));
+            }
+            assert!(loaded > stored.len(), "{kind:?}: {loaded} loaded points");
         }
     }
 

@@ -5,7 +5,7 @@
 //!
 //! | target | prepare / store | warm start, solve, relax, restitution | integrate |
 //! |---|---|---|---|
-//! | bundles | scalar prepare + pack, per bundle / unpack into the manifolds | wide kernels over the block's bundles | — |
+//! | bundles | scalar prepare + pack, per bundle / unpack into the manifolds or the results | wide kernels over the block's bundles | — |
 //! | overflow | scalar, per block of contacts | scalar, the whole set as one block | — |
 //! | bodies | — | — | the block's bodies |
 //! | joints, overflow joints | prepare per joint (parallel) | scalar joint kernels (see [`crate::joint_passes`]) | — |
@@ -16,14 +16,14 @@
 //! `ContactSolver::solve_colored_with_joints_unchecked`, and bundles are packed from exactly
 //! those contacts); and an overflow pass is a single block, so it alone touches the bodies.
 
-use crate::SolverContact;
 use crate::contact_constraint::{ContactConstraint, prepare_contacts};
 use crate::contact_solver::{
-    ContactRows, apply_restitution, solve_contacts, store_impulses, warm_start_contacts,
+    ContactRows, apply_restitution, solve_contacts, store_impulses, store_impulses_dense,
+    warm_start_contacts,
 };
 use crate::contact_wide::{
     ContactBundle, SharedBodies, prepare_bundle_in_place, restitution_bundles, solve_bundles,
-    store_bundle_impulses, warm_start_bundles,
+    store_bundle_impulses, store_bundle_impulses_dense, warm_start_bundles,
 };
 use crate::integrate::{integrate_positions, integrate_velocities};
 use crate::joint::JointConstraint;
@@ -31,6 +31,7 @@ use crate::joint_passes::{JointArrays, run_joint_block, run_overflow_joint_block
 use crate::params::SolverKind;
 use crate::shared::SharedSlice;
 use crate::stages::{Stage, StageEntry, StageTarget, StepContext};
+use crate::{ContactImpulses, SolverContact};
 use core::ops::Range;
 use core_soa::{BodySim, BodyState};
 
@@ -53,6 +54,9 @@ pub(crate) struct StepArrays<'a> {
     pub states: SharedSlice<'a, BodyState>,
     pub sims: SharedSlice<'a, BodySim>,
     pub contacts: SharedSlice<'a, SolverContact>,
+    /// With [`crate::ImpulseOutput::Dense`], the results by contact (parallel to `contacts`);
+    /// `None` stores them into the contacts.
+    pub impulses: Option<SharedSlice<'a, ContactImpulses>>,
     pub bundles: SharedSlice<'a, ContactBundle>,
     /// The overflow constraints; constraint `i` is contact `overflow_first_contact + i`.
     pub overflow: SharedSlice<'a, ContactConstraint>,
@@ -172,10 +176,17 @@ fn store_bundle_block(items: Range<usize>, arrays: &StepArrays) {
     // SAFETY: during a store entry bundles are only read.
     let bundles = unsafe { arrays.bundles.slice(items.clone()) };
     for (bundle, source) in bundles.iter().zip(&arrays.bundle_sources[items]) {
-        // SAFETY: every bundle has its own contacts (the layout's ranges are disjoint and each
-        // colour's range is cut into disjoint bundles), and each thread stores its own bundles.
-        let contacts = unsafe { arrays.contacts.slice_mut(source.contacts()) };
-        store_bundle_impulses(bundle, contacts);
+        // SAFETY (both arms): every bundle has its own contacts (the layout's ranges are
+        // disjoint and each colour's range is cut into disjoint bundles), and each thread
+        // stores its own bundles; the results array is parallel to the contacts.
+        match &arrays.impulses {
+            Some(out) => {
+                store_bundle_impulses_dense(bundle, unsafe { out.slice_mut(source.contacts()) })
+            }
+            None => store_bundle_impulses(bundle, unsafe {
+                arrays.contacts.slice_mut(source.contacts())
+            }),
+        }
     }
 }
 
@@ -202,12 +213,13 @@ fn run_overflow_block(
             )
         },
         // SAFETY: in a store entry the overflow constraints are only read, and each thread
-        // writes the contacts of its own block.
+        // writes the contacts (or the results parallel to them) of its own block.
         Stage::StoreImpulses => unsafe {
-            store_impulses(
-                arrays.overflow.slice(items),
-                arrays.contacts.slice_mut(contacts),
-            )
+            let constraints = arrays.overflow.slice(items);
+            match &arrays.impulses {
+                Some(out) => store_impulses_dense(constraints, out.slice_mut(contacts)),
+                None => store_impulses(constraints, arrays.contacts.slice_mut(contacts)),
+            }
         },
         _ => {
             // Overflow constraints may share bodies with anything: their passes must be one
