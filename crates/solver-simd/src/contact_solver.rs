@@ -320,7 +320,7 @@ fn apply_normal_impulse(c: &mut ContactConstraint, i: usize, pair: &mut ContactP
     pair.apply(c, &p, applied * c.normal);
     let point = &mut c.points[i];
     point.normal_impulse = accumulated;
-    point.max_normal_impulse = lane_max(point.max_normal_impulse, accumulated);
+    point.max_normal_impulse = lane_max(accumulated, point.max_normal_impulse);
 }
 
 /// The Coulomb friction rows of one contact.
