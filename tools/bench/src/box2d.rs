@@ -51,6 +51,33 @@ pub struct Box2dEngine {
     world: b2::b2WorldId,
     groups: Vec<Option<GroupRecord>>,
     contact_buffer: Vec<b2::b2ContactData>,
+    /// Box2D's `b2Profile` of every step, summed field by field (ms).
+    phase_totals: Vec<(&'static str, f64)>,
+}
+
+/// The phases and solver stages of Box2D's `b2Profile` (ms of the last step), under Box2D's
+/// own names, in step order; the indented ones are parts of `solve`. Box2D times its solver
+/// stages on the calling thread, between the stage boundaries, as Prism's `StepProfile` does.
+fn phases(profile: &b2::b2Profile) -> [(&'static str, f32); 17] {
+    [
+        ("pairs", profile.pairs),
+        ("collide", profile.collide),
+        ("solve", profile.solve),
+        ("  solverSetup", profile.solverSetup),
+        ("  prepareConstraints", profile.prepareConstraints),
+        ("  integrateVelocities", profile.integrateVelocities),
+        ("  warmStart", profile.warmStart),
+        ("  solveImpulses", profile.solveImpulses),
+        ("  integratePositions", profile.integratePositions),
+        ("  relaxImpulses", profile.relaxImpulses),
+        ("  applyRestitution", profile.applyRestitution),
+        ("  storeImpulses", profile.storeImpulses),
+        ("  splitIslands", profile.splitIslands),
+        ("  transforms", profile.transforms),
+        ("  refit", profile.refit),
+        ("sleepIslands", profile.sleepIslands),
+        ("total", profile.step),
+    ]
 }
 
 fn to_b2(v: Vec2) -> b2::b2Vec2 {
@@ -75,6 +102,7 @@ pub fn create(settings: &WorldSettings) -> Result<Box<dyn Engine>, BenchError> {
         world,
         groups: Vec::new(),
         contact_buffer: Vec::new(),
+        phase_totals: Vec::new(),
     }))
 }
 
@@ -376,6 +404,18 @@ impl Engine for Box2dEngine {
     fn step(&mut self) {
         // SAFETY: the world is alive.
         unsafe { b2::b2World_Step(self.world, TIME_STEP, SUBSTEPS as i32) };
+        // SAFETY: the world is alive.
+        let step = phases(&unsafe { b2::b2World_GetProfile(self.world) });
+        if self.phase_totals.is_empty() {
+            self.phase_totals = step.iter().map(|&(name, _)| (name, 0.0)).collect();
+        }
+        for (total, (_, ms)) in self.phase_totals.iter_mut().zip(step) {
+            total.1 += f64::from(ms);
+        }
+    }
+
+    fn phase_totals(&self) -> Vec<(&'static str, f64)> {
+        self.phase_totals.clone()
     }
 
     fn counters(&self) -> Counters {

@@ -196,3 +196,45 @@ fn groups_are_removed_with_their_joints() {
         assert_eq!(engine.body_position(7, 0), None, "{name}");
     }
 }
+
+/// Box2D's `--stages` line: its `b2Profile` fields, summed over the steps. A stack of boxes
+/// takes measurable solver time, the parts of the solve fit inside it, and the whole step
+/// is at least the solve.
+#[test]
+fn box2d_phase_totals_add_up() {
+    let mut engine = world(crate::box2d::create, Vec2::new(0.0, -10.0));
+    let mut bodies = vec![single_box(BodyKind::Static, Vec2::new(0.0, -0.5))];
+    bodies.extend((0..20).map(|i| single_box(BodyKind::Dynamic, Vec2::new(0.0, 0.5 + i as f32))));
+    let group = BodyGroup {
+        bodies,
+        joints: Vec::new(),
+    };
+    engine.insert_group(MAIN_SLOT, &group).unwrap();
+    for _ in 0..60 {
+        engine.step();
+    }
+    let totals = engine.phase_totals();
+    let get = |name: &str| {
+        totals
+            .iter()
+            .find(|(n, _)| n.trim() == name)
+            .map(|&(_, ms)| ms)
+            .unwrap_or_else(|| panic!("no phase {name} in {totals:?}"))
+    };
+    let (solve, total) = (get("solve"), get("total"));
+    let stages: f64 = [
+        "prepareConstraints",
+        "warmStart",
+        "solveImpulses",
+        "relaxImpulses",
+    ]
+    .iter()
+    .map(|name| get(name))
+    .sum();
+    assert!(solve > 0.0, "solve {solve}");
+    assert!(
+        stages > 0.0 && stages <= solve,
+        "stages {stages} vs solve {solve}"
+    );
+    assert!(total >= solve, "total {total} vs solve {solve}");
+}
