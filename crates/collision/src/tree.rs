@@ -162,15 +162,20 @@ impl Default for DynamicTree {
     }
 }
 
+/// `margin` if it is a finite positive number, else 0.
+fn valid_margin(margin: f32) -> f32 {
+    if margin.is_finite() && margin > 0.0 {
+        margin
+    } else {
+        0.0
+    }
+}
+
 impl DynamicTree {
     /// An empty tree whose fat boxes are the tight boxes grown by `margin` on every side (use 0
     /// for static geometry). A negative or non-finite margin is treated as zero.
     pub fn new(margin: f32) -> Self {
-        let margin = if margin.is_finite() && margin > 0.0 {
-            margin
-        } else {
-            0.0
-        };
+        let margin = valid_margin(margin);
         DynamicTree {
             nodes: Vec::new(),
             root: NULL_NODE,
@@ -194,11 +199,24 @@ impl DynamicTree {
     /// Adds a proxy for a shape whose tight box is `tight` and returns its id, which stays valid
     /// until `destroy_proxy`. `tight` must be a valid box (finite, `min <= max`).
     pub fn create_proxy(&mut self, tight: Aabb, category_bits: u64, user_data: u64) -> u32 {
+        self.create_proxy_with_margin(tight, self.margin, category_bits, user_data)
+    }
+
+    /// [`DynamicTree::create_proxy`] with a margin of the proxy's own instead of the tree's
+    /// (a caller that scales the slack with the shape's size passes the same margin to every
+    /// move of the proxy). A negative or non-finite margin is treated as zero.
+    pub fn create_proxy_with_margin(
+        &mut self,
+        tight: Aabb,
+        margin: f32,
+        category_bits: u64,
+        user_data: u64,
+    ) -> u32 {
         debug_assert!(tight.is_valid(), "create_proxy: invalid box {tight:?}");
         self.flag_deferred();
         let proxy = self.allocate_node();
         let node = &mut self.nodes[proxy as usize];
-        node.aabb = tight.fattened(self.margin);
+        node.aabb = tight.fattened(valid_margin(margin));
         node.category_bits = category_bits;
         node.user_data = user_data;
         node.height = 0;
@@ -229,6 +247,12 @@ impl DynamicTree {
     /// ancestors in place, a long jump re-inserts the leaf (see `tree/enlarge.rs`); either way
     /// queries see the new box at once. A dead id is treated as by `destroy_proxy`.
     pub fn move_proxy(&mut self, proxy: u32, tight: Aabb) -> bool {
+        self.move_proxy_with_margin(proxy, tight, self.margin)
+    }
+
+    /// [`DynamicTree::move_proxy`] with the proxy's own margin (see
+    /// [`DynamicTree::create_proxy_with_margin`]).
+    pub fn move_proxy_with_margin(&mut self, proxy: u32, tight: Aabb, margin: f32) -> bool {
         debug_assert!(
             self.is_proxy(proxy),
             "move_proxy: {proxy} is not a live proxy"
@@ -238,7 +262,7 @@ impl DynamicTree {
             return false;
         }
         self.flag_deferred();
-        let fat = tight.fattened(self.margin);
+        let fat = tight.fattened(valid_margin(margin));
         if enlarge::is_short_move(self.nodes[proxy as usize].aabb, fat) {
             self.enlarge_proxy(proxy, fat);
         } else {
@@ -264,6 +288,17 @@ impl DynamicTree {
     /// first. A long jump needs no re-insertion here: the moved leaf is an item of the rebuild,
     /// which places it afresh. Returns whether the proxy got a new fat box.
     pub fn move_proxy_deferred(&mut self, proxy: u32, tight: Aabb) -> bool {
+        self.move_proxy_deferred_with_margin(proxy, tight, self.margin)
+    }
+
+    /// [`DynamicTree::move_proxy_deferred`] with the proxy's own margin (see
+    /// [`DynamicTree::create_proxy_with_margin`]).
+    pub fn move_proxy_deferred_with_margin(
+        &mut self,
+        proxy: u32,
+        tight: Aabb,
+        margin: f32,
+    ) -> bool {
         debug_assert!(
             self.is_proxy(proxy),
             "move_proxy_deferred: {proxy} is not a live proxy"
@@ -275,7 +310,7 @@ impl DynamicTree {
         if !self.is_proxy(proxy) || self.nodes[proxy as usize].aabb.contains(&tight) {
             return false;
         }
-        self.nodes[proxy as usize].aabb = tight.fattened(self.margin);
+        self.nodes[proxy as usize].aabb = tight.fattened(valid_margin(margin));
         self.deferred.push(proxy);
         self.boxes_stale = true;
         true

@@ -1,15 +1,16 @@
 //! Step phase 5: after the solver has written the new transforms, every moving body's shapes
-//! are tested against their fat boxes. A proxy whose tight box has left its fat box is
-//! re-inserted into the moving tree with a fresh fat box and buffered, so the next step's pair
-//! update looks for what it now overlaps; a box still inside its fat box costs nothing more
-//! (that slack is what the 0.1 m margin buys). The tight box itself is not stored: only
-//! queries read it, and they compute it from the body's transform (`World::tight_aabb`).
+//! are tested against their fat boxes. A proxy whose reach (its tight box grown by the
+//! speculative distance, `broadphase::proxy_box`) has left its fat box is re-inserted into the
+//! moving tree with a fresh fat box and buffered, so the next step's pair update looks for what
+//! it now overlaps; a reach still inside its fat box costs nothing more (that slack is what the
+//! margin buys). The tight box itself is not stored: only queries read it, and they compute it
+//! from the body's transform (`World::tight_aabb`).
 //!
 //! The phase is two passes over the awake bodies, in awake-set order:
 //!
 //! ```text
-//!   escapes  per shape: tight box from the body's transform; keep it if it left the fat
-//!            box the shape record keeps (a copy of its tree leaf's box)
+//!   escapes  per shape: reach from the body's transform; keep it if it left the fat box
+//!            the shape record keeps (a copy of its tree leaf's box)
 //!   apply    move the escaped proxies and buffer their moves
 //!   rebuild  the part of the moving tree the moves loosened, once
 //! ```
@@ -33,7 +34,7 @@
 //! record. The copy is kept equal to the leaf wherever a proxy is created or re-inserted.
 
 use crate::body::AWAKE_SET;
-use crate::broadphase::{BroadPhase, TreeKind};
+use crate::broadphase::{BroadPhase, TreeKind, fat_margin, proxy_box};
 use crate::profile::zone;
 use crate::shape::ShapeRecord;
 use crate::world::World;
@@ -46,11 +47,11 @@ use rayon::prelude::*;
 /// task must hold a few hundred bodies to outweigh the scheduling.
 const BOX_CHUNK: usize = 256;
 
-/// A shape whose new tight box left its fat box.
+/// A shape whose new reach left its fat box.
 #[derive(Clone, Copy, Debug)]
 struct Escape {
     shape: ShapeId,
-    tight: Aabb,
+    reach: Aabb,
 }
 
 impl World {
@@ -129,10 +130,11 @@ fn test_body(
         };
         let tight = compute_aabb(&record.geometry, sim.transform);
         extent = extent.max(farthest_corner(&tight, sim.center));
-        if record.fat_aabb.contains(&tight) {
-            slack = slack.min(inner_gap(&record.fat_aabb, &tight));
+        let reach = proxy_box(record.tree, tight);
+        if record.fat_aabb.contains(&reach) {
+            slack = slack.min(inner_gap(&record.fat_aabb, &reach));
         } else if record.tree != TreeKind::Static {
-            escapes.push(Escape { shape, tight });
+            escapes.push(Escape { shape, reach });
             escaped = true;
         }
     }
@@ -183,12 +185,13 @@ fn apply_escape(
     let Some(shape) = shapes.get_mut(escape.shape) else {
         return;
     };
+    let margin = fat_margin(shape.tree, &shape.geometry);
     let tree = broadphase.tree_mut(shape.tree);
     // Only the moving tree is rebuilt at the end of the phase; any other tree moves at once.
     let moved = if shape.tree == TreeKind::Moving {
-        tree.move_proxy_deferred(shape.proxy, escape.tight)
+        tree.move_proxy_deferred_with_margin(shape.proxy, escape.reach, margin)
     } else {
-        tree.move_proxy(shape.proxy, escape.tight)
+        tree.move_proxy_with_margin(shape.proxy, escape.reach, margin)
     };
     if moved {
         shape.fat_aabb = tree.fat_aabb(shape.proxy);
@@ -199,8 +202,9 @@ fn apply_escape(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::broadphase::{FAT_MARGIN, FAT_MARGIN_PER_RADIUS};
     use crate::{BodyDef, ShapeDef, Vec2, WorldDef, make_box};
-    use collision::tree::AABB_MARGIN;
+    use collision::SPECULATIVE_DISTANCE;
     use std::sync::Arc;
 
     const BODIES: usize = 600;
@@ -208,7 +212,7 @@ mod tests {
     /// How far body `k` is shifted along x before finalising: not at all, well inside the
     /// margin, or past it.
     fn shift(k: usize) -> f32 {
-        [0.0, 0.5 * AABB_MARGIN, 1.5 * AABB_MARGIN][k % 3]
+        [0.0, 0.5 * FAT_MARGIN, 1.5 * FAT_MARGIN][k % 3]
     }
 
     /// A world of `BODIES` unit boxes 3 m apart (no contacts), stepped once at rest, then every
@@ -264,11 +268,12 @@ mod tests {
                 assert_eq!(record.fat_aabb, tree.fat_aabb(record.proxy));
                 let tight = compute_aabb(&record.geometry, sim.transform);
                 assert_eq!(world.shape_aabb(shape).unwrap(), tight);
-                assert!(record.fat_aabb.contains(&tight), "body {k}");
-                let escaped = shift(k) > AABB_MARGIN;
+                let reach = tight.fattened(SPECULATIVE_DISTANCE);
+                assert!(record.fat_aabb.contains(&reach), "body {k}");
+                let escaped = shift(k) > FAT_MARGIN;
                 if escaped {
-                    // A re-inserted proxy's fat box is the new tight box grown by the margin.
-                    assert_eq!(record.fat_aabb, tight.fattened(AABB_MARGIN), "body {k}");
+                    // A re-inserted proxy's fat box is the new reach grown by the margin.
+                    assert_eq!(record.fat_aabb, reach.fattened(FAT_MARGIN), "body {k}");
                     expected_moves.push(shape.index());
                 } else {
                     assert_eq!(record.fat_aabb, resting_fat[k], "body {k}");
@@ -333,9 +338,10 @@ mod tests {
                 let before = [fat(&world, bar_shape), fat(&world, slider_shape)];
                 world.step(1.0 / 60.0, 4).unwrap();
                 for shape in [bar_shape, slider_shape, rester_shape] {
-                    let tight = world.shape_aabb(shape).unwrap();
+                    let reach = world.shape_aabb(shape).unwrap();
+                    let reach = reach.fattened(SPECULATIVE_DISTANCE);
                     assert!(
-                        fat(&world, shape).contains(&tight),
+                        fat(&world, shape).contains(&reach),
                         "step {step}, {workers}"
                     );
                 }
@@ -347,14 +353,62 @@ mod tests {
                 }
             }
             // The bar's tips travel 2 m × 0.8 rad/s × 4 s = 6.4 m and the slider 2.9 m, each
-            // re-inserted once per 0.1 m margin or so.
+            // re-inserted once per 5 cm margin or so.
             assert!(moves[0] > 10 && moves[1] > 10, "{moves:?}");
             let slack = world.sim(rester).unwrap().fat_slack;
             let allowance = 1.0e-6 * steps as f32;
-            assert!(slack > AABB_MARGIN - allowance - 1.0e-5, "{slack}");
+            assert!(slack > FAT_MARGIN - allowance - 1.0e-5, "{slack}");
             // Below the margin by about the allowance: a re-test would have measured the full
             // margin again, so the resting box was not tested after the first step.
-            assert!(slack < AABB_MARGIN - 0.5 * allowance, "{slack}");
+            assert!(slack < FAT_MARGIN - 0.5 * allowance, "{slack}");
         }
+    }
+
+    /// A small shape's slack is an eighth of its radius, a large one's is capped at 5 cm: a
+    /// 3 cm move takes a 0.1 m box (margin 0.9 cm) out of its fat box but leaves a 1 m box
+    /// (margin 5 cm) inside, and each re-inserted box is its new reach grown by its own margin.
+    #[test]
+    fn fat_margins_scale_with_shape_size() {
+        let mut world = World::new(WorldDef {
+            gravity: Vec2::ZERO,
+            enable_sleep: false,
+            ..WorldDef::default()
+        })
+        .unwrap();
+        let mut add = |x: f32, half: f32| {
+            let body = world
+                .create_body(&BodyDef::dynamic_at(Vec2::new(x, 0.0)))
+                .unwrap();
+            let square = make_box(half, half);
+            let shape = world
+                .create_polygon_shape(body, &ShapeDef::default(), &square)
+                .unwrap();
+            (body, shape, (2.0f32 * half * half).sqrt())
+        };
+        let boxes = [add(0.0, 0.05), add(5.0, 0.5)];
+        let margins = boxes.map(|(_, _, radius)| (FAT_MARGIN_PER_RADIUS * radius).min(FAT_MARGIN));
+        assert!((margins[0] - 0.125 * 0.05 * 2f32.sqrt()).abs() < 1e-7 && margins[1] == FAT_MARGIN);
+        let reach = |world: &World, shape| {
+            let tight = world.shape_aabb(shape).unwrap();
+            tight.fattened(SPECULATIVE_DISTANCE)
+        };
+        for (&(_, shape, _), &margin) in boxes.iter().zip(&margins) {
+            let fat = world.shapes.get(shape).unwrap().fat_aabb;
+            assert_eq!(fat, reach(&world, shape).fattened(margin));
+        }
+        let before = boxes.map(|(_, shape, _)| world.shapes.get(shape).unwrap().fat_aabb);
+        for &(body, _, _) in &boxes {
+            // 1.8 m/s for one 1/60 s step: 3 cm.
+            world
+                .set_linear_velocity(body, Vec2::new(1.8, 0.0))
+                .unwrap();
+        }
+        world.step(1.0 / 60.0, 4).unwrap();
+        let (small, large) = (boxes[0].1, boxes[1].1);
+        let small_fat = world.shapes.get(small).unwrap().fat_aabb;
+        assert_ne!(small_fat, before[0], "the small box stayed in its fat box");
+        assert_eq!(small_fat, reach(&world, small).fattened(margins[0]));
+        assert_eq!(world.shapes.get(large).unwrap().fat_aabb, before[1]);
+        assert!(before[1].contains(&reach(&world, large)));
     }
 }

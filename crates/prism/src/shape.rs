@@ -16,7 +16,7 @@
 //! link, in point order). There is no separate chain object: destroy a chain by destroying its
 //! shapes. Every link of one chain carries the same chain id inside its geometry.
 
-use crate::broadphase::TreeKind;
+use crate::broadphase::{TreeKind, fat_margin, proxy_box};
 use crate::def::{Filter, ShapeDef};
 use crate::error::{IdKind, PrismError, finite_vec, positive};
 use crate::world::World;
@@ -42,7 +42,8 @@ pub(crate) struct ShapeRecord {
     /// Which broadphase tree holds the proxy.
     pub(crate) tree: TreeKind,
     pub(crate) proxy: u32,
-    /// The proxy's fat box (tight box grown by the tree's margin when last re-inserted).
+    /// The proxy's fat box (its `broadphase::proxy_box` grown by the tree's margin when last
+    /// re-inserted).
     pub(crate) fat_aabb: Aabb,
 }
 
@@ -260,11 +261,13 @@ impl World {
             .get(body.local_index)
             .map(|(sim, _)| sim.transform)
             .unwrap_or_default();
-        let aabb = compute_aabb(&geometry, transform);
+        let aabb = proxy_box(tree, compute_aabb(&geometry, transform));
+        let margin = fat_margin(tree, &geometry);
         let id = self.shapes.insert_with(|id| {
-            let proxy =
-                self.broadphase
-                    .create_proxy(tree, aabb, def.filter.category_bits, id.index());
+            let category_bits = def.filter.category_bits;
+            let proxy = self
+                .broadphase
+                .create_proxy(tree, aabb, margin, category_bits, id.index());
             ShapeRecord {
                 body: body_id,
                 geometry,
@@ -316,9 +319,10 @@ impl World {
             if shape.tree == TreeKind::Static && !teleported {
                 continue;
             }
-            let aabb = compute_aabb(&shape.geometry, transform);
+            let aabb = proxy_box(shape.tree, compute_aabb(&shape.geometry, transform));
+            let margin = fat_margin(shape.tree, &shape.geometry);
             let tree = self.broadphase.tree_mut(shape.tree);
-            if tree.move_proxy(shape.proxy, aabb) {
+            if tree.move_proxy_with_margin(shape.proxy, aabb, margin) {
                 shape.fat_aabb = tree.fat_aabb(shape.proxy);
                 self.broadphase.buffer_move(shape_id.index());
             }

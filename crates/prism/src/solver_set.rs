@@ -53,7 +53,7 @@
 //! island had never slept); and every parked contact of a woken body returns to the awake store.
 
 use crate::body::{AWAKE_SET, SOLVER_SET_COUNT};
-use crate::broadphase::TreeKind;
+use crate::broadphase::{TreeKind, fat_margin, proxy_box};
 use crate::contact::ContactSim;
 use crate::island::Islands;
 use crate::world::World;
@@ -219,14 +219,16 @@ impl World {
             if shape.tree != from {
                 continue;
             }
-            let aabb = self.tight_aabb(shape);
+            let aabb = proxy_box(to, self.tight_aabb(shape));
+            let margin = fat_margin(to, &shape.geometry);
             let Some(shape) = self.shapes.get_mut(shape_id) else {
                 continue;
             };
             self.broadphase.tree_mut(from).destroy_proxy(shape.proxy);
             let tree = self.broadphase.tree_mut(to);
             let user_data = u64::from(shape_id.index());
-            shape.proxy = tree.create_proxy(aabb, shape.filter.category_bits, user_data);
+            let category_bits = shape.filter.category_bits;
+            shape.proxy = tree.create_proxy_with_margin(aabb, margin, category_bits, user_data);
             shape.fat_aabb = tree.fat_aabb(shape.proxy);
             shape.tree = to;
             self.broadphase.note_fat_box_change(shape_id.index());

@@ -7,6 +7,7 @@
 //! points back at it, appears once in each of its two bodies' contact lists, and has its pair in
 //! the pair set. A failure becomes [`PrismError::Corrupted`] with a description.
 
+use crate::broadphase::proxy_box;
 use crate::contact::pair_key;
 use crate::error::PrismError;
 use crate::world::World;
@@ -86,8 +87,11 @@ impl World {
             if shape.fat_aabb != tree.fat_aabb(shape.proxy) {
                 return Err(format!("shape {id:?}: fat box differs from its proxy's"));
             }
-            if !shape.fat_aabb.contains(&self.tight_aabb(shape)) {
-                return Err(format!("shape {id:?}: tight box outside its fat box"));
+            if !shape
+                .fat_aabb
+                .contains(&proxy_box(shape.tree, self.tight_aabb(shape)))
+            {
+                return Err(format!("shape {id:?}: reach outside its fat box"));
             }
         }
         for &moved in self.broadphase.move_buffer() {

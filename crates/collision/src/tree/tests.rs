@@ -305,6 +305,32 @@ fn move_within_margin_keeps_the_fat_box_and_beyond_reinserts() {
     tree.validate().unwrap();
 }
 
+/// A proxy with its own margin keeps it through moves, immediate or deferred, whatever the
+/// tree's margin; a bad margin is zero.
+#[test]
+fn proxies_with_their_own_margin_keep_it() {
+    let mut tree = DynamicTree::new(AABB_MARGIN);
+    let tight = Aabb::new(Vec2::new(1.0, 2.0), Vec2::new(2.0, 3.0));
+    let proxy = tree.create_proxy_with_margin(tight, 0.02, 1, 7);
+    assert_eq!(tree.fat_aabb(proxy), tight.fattened(0.02));
+    let shifted = |dx: f32| {
+        Aabb::new(
+            tight.min + Vec2::new(dx, 0.0),
+            tight.max + Vec2::new(dx, 0.0),
+        )
+    };
+    // 0.01 < 0.02: inside; 0.05 > 0.02 (though < the tree's 0.1): re-inserted with 0.02.
+    assert!(!tree.move_proxy_with_margin(proxy, shifted(0.01), 0.02));
+    assert!(tree.move_proxy_with_margin(proxy, shifted(0.05), 0.02));
+    assert_eq!(tree.fat_aabb(proxy), shifted(0.05).fattened(0.02));
+    assert!(tree.move_proxy_deferred_with_margin(proxy, shifted(0.1), 0.02));
+    tree.rebuild_enlarged();
+    assert_eq!(tree.fat_aabb(proxy), shifted(0.1).fattened(0.02));
+    assert!(tree.move_proxy_with_margin(proxy, shifted(0.2), f32::NAN));
+    assert_eq!(tree.fat_aabb(proxy), shifted(0.2));
+    tree.validate().unwrap();
+}
+
 #[test]
 fn static_tree_keeps_tight_boxes_and_bad_margins_are_zero() {
     let tight = Aabb::new(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.5));
