@@ -132,3 +132,8 @@ pub use solver_simd::joint::{
     WheelJoint,
 };
 pub use solver_simd::{SolverKind, SolverProfile};
+
+/// How many constraints of a colour the solver handles at once in this build: 8 where AVX2 is
+/// enabled, 4 otherwise, 1 with the `scalar` feature. Results do not depend on it (see the
+/// lane-width test in `tests/lane_width.rs`).
+pub const SOLVER_LANES: usize = solver_simd::wide::LANES;

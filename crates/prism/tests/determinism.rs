@@ -15,35 +15,10 @@
 
 mod common;
 
-use common::{DT, SUBSTEPS, add_ground, add_pyramid};
-use prism::{BodyDef, BodyId, Segment, ShapeDef, Vec2, World, WorldDef, make_box, make_square};
+use common::{DT, SUBSTEPS, add_ground, add_pyramid, smash, world_hash};
+use prism::{BodyDef, BodyId, Segment, ShapeDef, Vec2, World, WorldDef, make_square};
 
 const WORKER_COUNTS: [u32; 4] = [1, 2, 3, 4];
-
-/// FNV-1a over the bits of every body's position, rotation and velocities, in body order.
-fn world_hash(world: &World, bodies: &[BodyId]) -> u64 {
-    let mut hash = 0xcbf2_9ce4_8422_2325u64;
-    for &body in bodies {
-        let transform = world.transform(body).unwrap();
-        let velocity = world.linear_velocity(body).unwrap();
-        let spin = world.angular_velocity(body).unwrap();
-        let fields = [
-            transform.p.x,
-            transform.p.y,
-            transform.q.c,
-            transform.q.s,
-            velocity.x,
-            velocity.y,
-            spin,
-        ];
-        for bits in fields.map(f32::to_bits) {
-            for byte in bits.to_le_bytes() {
-                hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
-            }
-        }
-    }
-    hash
-}
 
 /// Builds `build`'s scene once per worker count, steps all of them `steps` times, and asserts
 /// that their hashes agree after every step. Returns the 1-worker world and the hashes of each
@@ -161,38 +136,6 @@ fn many_pyramids_are_identical_for_1_to_4_workers() {
     assert!(counters.touching_contacts >= 16 * 100, "{counters:?}");
     assert_eq!(counters.overflow_contacts, 0, "{counters:?}");
     assert!(distinct_hashes(&history) > 140);
-}
-
-/// A dense box at 40 m/s into a 40 × 30 block of 0.4 m squares, without gravity.
-fn smash(world: &mut World) -> Vec<BodyId> {
-    world.set_gravity(Vec2::ZERO).unwrap();
-    let smasher = world
-        .create_body(&BodyDef {
-            linear_velocity: Vec2::new(40.0, 0.0),
-            ..BodyDef::dynamic_at(Vec2::new(-20.0, 0.0))
-        })
-        .unwrap();
-    let heavy = ShapeDef {
-        density: 8.0,
-        ..ShapeDef::default()
-    };
-    world
-        .create_polygon_shape(smasher, &heavy, &make_box(4.0, 4.0))
-        .unwrap();
-    let mut bodies = vec![smasher];
-    let (d, columns, rows) = (0.4f32, 40i32, 30i32);
-    let square = make_square(0.5 * d);
-    for i in 0..columns {
-        for j in 0..rows {
-            let position = Vec2::new(30.0 + d * i as f32, d * (j - rows / 2) as f32);
-            let target = world.create_body(&BodyDef::dynamic_at(position)).unwrap();
-            world
-                .create_polygon_shape(target, &ShapeDef::default(), &square)
-                .unwrap();
-            bodies.push(target);
-        }
-    }
-    bodies
 }
 
 #[test]

@@ -63,3 +63,60 @@ pub fn run_with(world: &mut World, count: usize, substeps: u32) {
         world.step(DT, substeps).expect("step");
     }
 }
+
+/// FNV-1a over the bits of every body's position, rotation and velocities, in body order.
+pub fn world_hash(world: &World, bodies: &[BodyId]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for &body in bodies {
+        let transform = world.transform(body).unwrap();
+        let velocity = world.linear_velocity(body).unwrap();
+        let spin = world.angular_velocity(body).unwrap();
+        let fields = [
+            transform.p.x,
+            transform.p.y,
+            transform.q.c,
+            transform.q.s,
+            velocity.x,
+            velocity.y,
+            spin,
+        ];
+        for bits in fields.map(f32::to_bits) {
+            for byte in bits.to_le_bytes() {
+                hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        }
+    }
+    hash
+}
+
+/// A dense box at 40 m/s into a 40 × 30 block of 0.4 m squares, without gravity.
+pub fn smash(world: &mut World) -> Vec<BodyId> {
+    world.set_gravity(Vec2::ZERO).unwrap();
+    let smasher = world
+        .create_body(&BodyDef {
+            linear_velocity: Vec2::new(40.0, 0.0),
+            ..BodyDef::dynamic_at(Vec2::new(-20.0, 0.0))
+        })
+        .unwrap();
+    let heavy = ShapeDef {
+        density: 8.0,
+        ..ShapeDef::default()
+    };
+    world
+        .create_polygon_shape(smasher, &heavy, &make_box(4.0, 4.0))
+        .unwrap();
+    let mut bodies = vec![smasher];
+    let (d, columns, rows) = (0.4f32, 40i32, 30i32);
+    let square = make_square(0.5 * d);
+    for i in 0..columns {
+        for j in 0..rows {
+            let position = Vec2::new(30.0 + d * i as f32, d * (j - rows / 2) as f32);
+            let target = world.create_body(&BodyDef::dynamic_at(position)).unwrap();
+            world
+                .create_polygon_shape(target, &ShapeDef::default(), &square)
+                .unwrap();
+            bodies.push(target);
+        }
+    }
+    bodies
+}
