@@ -205,14 +205,21 @@ mod tests {
     use crate::broadphase::{FAT_MARGIN, FAT_MARGIN_PER_RADIUS};
     use crate::{BodyDef, ShapeDef, Vec2, WorldDef, make_box};
     use collision::SPECULATIVE_DISTANCE;
+    use collision::Shape;
     use std::sync::Arc;
 
     const BODIES: usize = 600;
 
+    /// The fat-box margin of a unit box (half extent 0.5) in the moving tree.
+    fn unit_box_margin() -> f32 {
+        fat_margin(TreeKind::Moving, &Shape::Polygon(make_box(0.5, 0.5)))
+    }
+
     /// How far body `k` is shifted along x before finalising: not at all, well inside the
     /// margin, or past it.
     fn shift(k: usize) -> f32 {
-        [0.0, 0.5 * FAT_MARGIN, 1.5 * FAT_MARGIN][k % 3]
+        let margin = unit_box_margin();
+        [0.0, 0.5 * margin, 1.5 * margin][k % 3]
     }
 
     /// A world of `BODIES` unit boxes 3 m apart (no contacts), stepped once at rest, then every
@@ -270,10 +277,14 @@ mod tests {
                 assert_eq!(world.shape_aabb(shape).unwrap(), tight);
                 let reach = tight.fattened(SPECULATIVE_DISTANCE);
                 assert!(record.fat_aabb.contains(&reach), "body {k}");
-                let escaped = shift(k) > FAT_MARGIN;
+                let escaped = shift(k) > unit_box_margin();
                 if escaped {
                     // A re-inserted proxy's fat box is the new reach grown by the margin.
-                    assert_eq!(record.fat_aabb, reach.fattened(FAT_MARGIN), "body {k}");
+                    assert_eq!(
+                        record.fat_aabb,
+                        reach.fattened(unit_box_margin()),
+                        "body {k}"
+                    );
                     expected_moves.push(shape.index());
                 } else {
                     assert_eq!(record.fat_aabb, resting_fat[k], "body {k}");
@@ -353,20 +364,21 @@ mod tests {
                 }
             }
             // The bar's tips travel 2 m × 0.8 rad/s × 4 s = 6.4 m and the slider 2.9 m, each
-            // re-inserted once per 5 cm margin or so.
+            // re-inserted once per margin (9 or 10 cm) or so.
             assert!(moves[0] > 10 && moves[1] > 10, "{moves:?}");
             let slack = world.sim(rester).unwrap().fat_slack;
             let allowance = 1.0e-6 * steps as f32;
-            assert!(slack > FAT_MARGIN - allowance - 1.0e-5, "{slack}");
+            let margin = unit_box_margin();
+            assert!(slack > margin - allowance - 1.0e-5, "{slack}");
             // Below the margin by about the allowance: a re-test would have measured the full
             // margin again, so the resting box was not tested after the first step.
-            assert!(slack < FAT_MARGIN - 0.5 * allowance, "{slack}");
+            assert!(slack < margin - 0.5 * allowance, "{slack}");
         }
     }
 
-    /// A small shape's slack is an eighth of its radius, a large one's is capped at 5 cm: a
-    /// 3 cm move takes a 0.1 m box (margin 0.9 cm) out of its fat box but leaves a 1 m box
-    /// (margin 5 cm) inside, and each re-inserted box is its new reach grown by its own margin.
+    /// A small shape's slack is an eighth of its radius, a large one's is capped at 10 cm: a
+    /// 3 cm move takes a 0.1 m box (margin 0.9 cm) out of its fat box but leaves a 2 m box
+    /// (margin 10 cm) inside, and each re-inserted box is its new reach grown by its own margin.
     #[test]
     fn fat_margins_scale_with_shape_size() {
         let mut world = World::new(WorldDef {
@@ -385,7 +397,7 @@ mod tests {
                 .unwrap();
             (body, shape, (2.0f32 * half * half).sqrt())
         };
-        let boxes = [add(0.0, 0.05), add(5.0, 0.5)];
+        let boxes = [add(0.0, 0.05), add(5.0, 1.0)];
         let margins = boxes.map(|(_, _, radius)| (FAT_MARGIN_PER_RADIUS * radius).min(FAT_MARGIN));
         assert!((margins[0] - 0.125 * 0.05 * 2f32.sqrt()).abs() < 1e-7 && margins[1] == FAT_MARGIN);
         let reach = |world: &World, shape| {
