@@ -48,7 +48,7 @@ usage: prism-bench [options]
   --continuous     turn on continuous collision in every engine (default: off)
   --json           print one JSON object per line instead of the table
   --stages         under each table row, the engine's mean ms/step per phase and solver
-                   stage (Prism's StepProfile; table output only)
+                   stage (Prism's StepProfile, Box2D's b2Profile; table output only)
   --csv DIR        also write DIR/<engine>/<scene>.csv with `threads,ms` lines
   --list           list the scenes and exit
   --help           print this help";
