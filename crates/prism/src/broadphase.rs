@@ -181,6 +181,8 @@ impl BroadPhase {
     pub(crate) fn new() -> BroadPhase {
         BroadPhase {
             static_tree: DynamicTree::new(0.0),
+            // Every moving or sleeping proxy is created and moved with its own `fat_margin`;
+            // the trees' own margin is only the cap, never applied.
             moving_tree: DynamicTree::new(FAT_MARGIN),
             sleeping_tree: DynamicTree::new(FAT_MARGIN),
             move_buffer: Vec::new(),

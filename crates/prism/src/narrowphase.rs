@@ -372,8 +372,9 @@ mod tests {
             world.step(DT, 4).unwrap();
             world.contacts.sims.is_empty()
         });
-        // The box rises 0.5 m per step; its fat box (at most 12 cm around it) leaves the ground's after
-        // the first step's update, so the second step's narrowphase destroys the contact.
+        // The box rises 0.5 m per step; its fat box (at most 12 cm around it) leaves the
+        // ground's after the first step's update, so the second step's narrowphase destroys
+        // the contact.
         assert_eq!(steps_to_part, Some(1), "launched");
     }
 

@@ -42,8 +42,8 @@ pub(crate) struct ShapeRecord {
     /// Which broadphase tree holds the proxy.
     pub(crate) tree: TreeKind,
     pub(crate) proxy: u32,
-    /// The proxy's fat box (its `broadphase::proxy_box` grown by the tree's margin when last
-    /// re-inserted).
+    /// The proxy's fat box (its `broadphase::proxy_box` grown by `broadphase::fat_margin` when
+    /// last re-inserted).
     pub(crate) fat_aabb: Aabb,
 }
 
