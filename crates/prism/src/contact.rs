@@ -19,10 +19,10 @@
 //! The narrowphase walks `sims` as a plain slice, so it can be split across threads. Removing a
 //! sim swaps the last one into its place and fixes that contact's `sim_index`.
 //!
-//! The recycling record (~60 bytes, see `recycle.rs`) is read and written by the narrowphase
+//! The recycling record (~90 bytes, see `recycle.rs`) is read and written by the narrowphase
 //! only, so it is kept beside the sims rather than in them: every other pass over the sims —
 //! building the solver's records, storing its impulses, applying touching changes — then
-//! streams a 144-byte record instead of a 208-byte one. `frames[i]` belongs to `sims[i]`; every
+//! streams a 144-byte record instead of one over 220 bytes. `frames[i]` belongs to `sims[i]`; every
 //! push and swap-remove of an awake sim does the same to its frame. A contact that leaves the
 //! awake store drops its frame (its first collide after waking is a full one).
 //!
@@ -115,8 +115,8 @@ pub(crate) struct ContactSim {
 pub(crate) struct ContactStore {
     pub(crate) arena: Arena<Contact, ContactId>,
     pub(crate) sims: Vec<ContactSim>,
-    /// By awake sim index: the last computed touching manifold in its bodies' frames, for
-    /// recycling (see the module notes).
+    /// By awake sim index: what recycling needs of the last computed manifold (see the module
+    /// notes); `None` until the contact's first collide.
     pub(crate) frames: Vec<Option<ManifoldFrame>>,
 }
 

@@ -8,9 +8,9 @@
 //!    that touched last step and whose fat boxes have not changed since skips the test, and
 //!    with it the reading of its two shape records: see `fat_boxes_known_to_overlap`);
 //! 2. otherwise, if recycling is on and the pair's relative pose has barely changed since its
-//!    manifold was computed, carry that manifold rigidly to the new poses (see `recycle.rs`);
+//!    manifold was computed, keep that manifold and update its separations (see `recycle.rs`);
 //!    else compute the manifold with `collision::collide` (shapes in their body frames, placed
-//!    by the body-origin transforms);
+//!    by the body-origin transforms) and record it for recycling;
 //! 3. carry the cache: a new point whose feature id matches a point of the previous manifold
 //!    takes over that point's accumulated normal and tangent impulses and is marked `persisted`
 //!    (same id ⇒ same pair of features ⇒ physically the same contact point, so last step's
@@ -24,10 +24,9 @@
 //! change (an or over the chunks, so also independent of the split).
 //!
 //! Recycling made the per-contact arithmetic cheap enough that what remained was memory: two
-//! shape records read for the fat-box test (one cache miss each) and an `atan2` for the
-//! recycling angle. Both are gone from the resting path — the fat-box test is skipped when it
-//! cannot have changed, the angle is compared by its sine (`recycle.rs`) — which cut the
-//! narrowphase of large_pyramid to about a third.
+//! shape records read for the fat-box test (one cache miss each). They are not read on the
+//! resting path — the fat-box test is skipped when it cannot have changed, and the recycling
+//! test reads only the contact's own record and the two transforms.
 //!
 //! **Update contact state** then walks the sims serially in index order, collects the recorded
 //! changes, and applies them — all begins, then all ends, then all destructions, each group in
@@ -53,7 +52,8 @@ use crate::solve::{BodyTable, tabulate_bodies};
 use crate::world::World;
 use collision::Manifold;
 use collision::collide::collide;
-use core_soa::{Arena, Body, BodyArrays, BodyId, ShapeId, Transform};
+use collision::shape_extent;
+use core_soa::{Arena, Body, BodyArrays, BodyId, ShapeId, Transform, Vec2};
 use rayon::prelude::*;
 
 /// Read-only access to what the narrowphase needs: shapes and body transforms.
@@ -150,8 +150,8 @@ fn collide_contact(
             };
             let mut manifold = collide(&shape_a.geometry, xf_a, &shape_b.geometry, xf_b);
             carry_impulses(&sim.manifold, &mut manifold);
-            *frame =
-                (manifold.point_count > 0).then(|| ManifoldFrame::capture(&manifold, xf_a, xf_b));
+            let extent_b = shape_extent(&shape_b.geometry, Vec2::ZERO);
+            *frame = Some(ManifoldFrame::capture(&manifold, xf_a, xf_b, extent_b));
             manifold
         }
     };
@@ -166,8 +166,8 @@ fn collide_contact(
 }
 
 /// Whether the contact's fat boxes overlap without reading its shapes: a contact with a
-/// recycling record touched in the last narrowphase (it gets one only then, and loses it on
-/// leaving the awake contacts, which are all collided every step), so its fat boxes overlapped
+/// recycling record was collided in the last narrowphase (it gets one only then, and loses it on
+/// leaving the awake contacts, which are all visited every step), so its fat boxes overlapped
 /// then; if neither has changed since, they still do (see [`BroadPhase::fat_box_changed`]).
 #[inline]
 fn fat_boxes_known_to_overlap(

@@ -37,14 +37,37 @@
 //!
 //! ## Softness choice
 //!
-//! A contact against a body with zero inverse mass (static or kinematic) uses a stiffer
-//! softness than one between two dynamic bodies: twice the contact frequency, with the joint
-//! damping ratio (as Box2D v3's `staticSoftness`). A resting soft contact settles where its
-//! soft pass balances the carried impulse `Λ`, at the overlap `Λ/(m_n·a2·bias_rate)`; at
-//! `h = 1/240 s` the product `a2·bias_rate` is 148/s for 30 Hz, ζ = 10 and 592/s for 60 Hz,
-//! ζ = 2, so the ground under a column of ten boxes sinks 0.9 mm instead of 3.5 mm (measured,
-//! matching the formula to 3 %, in `solver.rs`'s stack test). Between two dynamic bodies the
-//! softer spring keeps large mass ratios quiet.
+//! A contact's normal rows are soft in the biased pass (see [`crate::softness`]); the step
+//! gives two softnesses ([`ContactSoftness`]) and each contact takes one, then adjusts it for
+//! the masses it joins ([`NormalSoftness`]):
+//!
+//! - against a body with zero inverse mass (static or kinematic): twice the contact frequency,
+//!   with the contact damping ratio — the ground holds a body up more firmly than another body
+//!   does (Box2D v3's `staticSoftness`);
+//! - between two dynamic bodies: the contact frequency, stiffened by the mass ratio (below).
+//!
+//! A resting soft contact settles where its soft pass balances the carried impulse `Λ`, at the
+//! overlap `F/(m_n·ω²)` for a force `F` on a point of effective mass `m_n`: the spring's
+//! stiffness is proportional to the mass it pushes. When a light body carries a heavy one, the
+//! light body's small `m_n` makes the spring between them weak against the heavy load — a 100 kg
+//! box sinks 3.5 cm into the 1 kg box under it, a 1000 kg box goes through. Strunk ("Stop my
+//! Constraints from Blowing Up!") names the cause — a solver's strength falls with the mass
+//! ratio — and the remedy — condition the light body as if it were heavier. We apply that remedy
+//! to the spring only: the contact between masses `m₁ ≤ m₂` uses the stiffness (and damping) the
+//! spring would have for the heavier body, `ρ = m₂/m₁` times the nominal. The implicit spring
+//! stays stable for any stiffness; only its softness changes, by `a₂ → ρ·a₂` in the softness
+//! derivation, so the mass scale becomes `ρ·a₂/(1 + ρ·a₂)` and the compliance `1/(ρ·a₂)`. The
+//! impulses still act on the true masses, so momentum is exchanged exactly. Equal masses
+//! (`ρ = 1`) keep the nominal softness.
+//!
+//! ## The normal block
+//!
+//! A two-point manifold's normal rows are solved together (`normal_block.rs`), so preparation
+//! also keeps each point's inverse effective mass `Kᵢᵢ` and the coupling `K₁₂` of the two rows. A
+//! slot the manifold does not use, a point against bodies that cannot move, and the second point
+//! of a manifold whose two points are nearly one (`K` ill-conditioned, see
+//! [`crate::normal_block::MAX_CONDITION`]) are *inert*: weight 0, `Kᵢᵢ = 1`, no coupling. The
+//! impulses of an ill-conditioned second point move to the first.
 //!
 //! ## Restitution input
 //!
@@ -52,11 +75,13 @@
 //! later asks for `vn = −e·vn₀` at points that approached faster than the threshold.
 
 use crate::SolverContact;
+use crate::contact_solver::{lane_max, lane_min};
+use crate::normal_block::MAX_CONDITION;
 use crate::softness::Softness;
 use core_soa::{BodyState, NULL_BODY, Vec2, cross, cross_sv, right_perp};
 
 /// One prepared contact point.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactConstraintPoint {
     /// From body A's centre of mass to the point (world orientation at the step start).
     pub anchor_a: Vec2,
@@ -64,8 +89,13 @@ pub struct ContactConstraintPoint {
     pub anchor_b: Vec2,
     /// `s₀ − n·(rB − rA)`: the separation with the anchor offsets taken out.
     pub base_separation: f32,
-    /// `1 / (J M⁻¹ Jᵀ)` along the normal.
+    /// `1 / (J M⁻¹ Jᵀ)` along the normal (0 when nothing can move).
     pub normal_mass: f32,
+    /// `J M⁻¹ Jᵀ` along the normal: the row's diagonal entry `Kᵢᵢ` in the normal block, 1 for an
+    /// inert point.
+    pub inv_normal_mass: f32,
+    /// 1 if the point takes part in the normal block, 0 if it is inert.
+    pub block_weight: f32,
     /// `1 / (J M⁻¹ Jᵀ)` along the tangent.
     pub tangent_mass: f32,
     /// Accumulated normal impulse (per substep), ≥ 0.
@@ -76,6 +106,29 @@ pub struct ContactConstraintPoint {
     pub max_normal_impulse: f32,
     /// Relative normal velocity at the start of the step (negative when approaching).
     pub relative_velocity: f32,
+}
+
+impl Default for ContactConstraintPoint {
+    fn default() -> Self {
+        ContactConstraintPoint::INERT
+    }
+}
+
+impl ContactConstraintPoint {
+    /// A slot with no point: inert in the normal block, no mass, no impulse.
+    pub const INERT: ContactConstraintPoint = ContactConstraintPoint {
+        anchor_a: Vec2::ZERO,
+        anchor_b: Vec2::ZERO,
+        base_separation: 0.0,
+        normal_mass: 0.0,
+        inv_normal_mass: 1.0,
+        block_weight: 0.0,
+        tangent_mass: 0.0,
+        normal_impulse: 0.0,
+        tangent_impulse: 0.0,
+        max_normal_impulse: 0.0,
+        relative_velocity: 0.0,
+    };
 }
 
 /// One prepared contact: a manifold's points sharing one normal between two bodies.
@@ -93,8 +146,11 @@ pub struct ContactConstraint {
     pub normal: Vec2,
     pub friction: f32,
     pub restitution: f32,
-    /// The soft-step coefficients for this contact's normal rows.
-    pub softness: Softness,
+    /// The soft-step terms of this contact's normal rows.
+    pub softness: NormalSoftness,
+    /// `K₁₂`: how an impulse at one point changes the normal speed at the other (0 when a point
+    /// is inert).
+    pub normal_coupling: f32,
     pub points: [ContactConstraintPoint; 2],
     pub point_count: usize,
 }
@@ -116,20 +172,48 @@ impl ContactConstraint {
 /// The two softnesses a step's contacts choose from.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactSoftness {
-    /// Between two bodies that can both be pushed.
+    /// Between two bodies that can both be pushed, before mass-ratio stiffening.
     pub dynamic: Softness,
     /// Against a body with zero inverse mass (static or kinematic).
     pub fixed: Softness,
 }
 
 impl ContactSoftness {
-    /// The softness of a contact whose bodies have these inverse masses.
+    /// The normal softness of a contact whose bodies have these inverse masses: the fixed
+    /// softness if either is zero, else the dynamic one stiffened by their mass ratio.
     #[inline]
-    pub fn for_bodies(&self, inv_mass_a: f32, inv_mass_b: f32) -> Softness {
+    pub fn for_bodies(&self, inv_mass_a: f32, inv_mass_b: f32) -> NormalSoftness {
         if inv_mass_a == 0.0 || inv_mass_b == 0.0 {
-            self.fixed
+            NormalSoftness::stiffened(&self.fixed, 1.0)
         } else {
-            self.dynamic
+            let ratio = lane_max(inv_mass_a, inv_mass_b) / lane_min(inv_mass_a, inv_mass_b);
+            NormalSoftness::stiffened(&self.dynamic, ratio)
+        }
+    }
+}
+
+/// The soft terms of one contact's normal rows in the biased pass.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NormalSoftness {
+    /// Overlap to push-out speed (1/s).
+    pub bias_rate: f32,
+    /// `1/(1 + compliance)`: the fraction of the rigid impulse a single row applies.
+    pub mass_scale: f32,
+    /// `impulse_scale/mass_scale = 1/a₂`: the diagonal compliance of the row relative to its
+    /// inverse effective mass (see `normal_block.rs`); 0 for a rigid row.
+    pub compliance: f32,
+}
+
+impl NormalSoftness {
+    /// `softness` with its stiffness multiplied by `ratio ≥ 1` (`a₂ → ratio·a₂`, see the module
+    /// notes). A rigid softness (zero impulse scale) stays rigid.
+    #[inline]
+    pub fn stiffened(softness: &Softness, ratio: f32) -> NormalSoftness {
+        let compliance = softness.impulse_scale / (softness.mass_scale * ratio);
+        NormalSoftness {
+            bias_rate: softness.bias_rate,
+            mass_scale: 1.0 / (1.0 + compliance),
+            compliance,
         }
     }
 }
@@ -159,14 +243,54 @@ pub fn state_or_identity(states: &[BodyState], index: u32) -> BodyState {
     }
 }
 
-/// `1 / (mA⁻¹ + mB⁻¹ + IA⁻¹·(rA × axis)² + IB⁻¹·(rB × axis)²)`, or 0 when nothing can move.
+/// `mA⁻¹ + mB⁻¹ + IA⁻¹·(rA × axis)² + IB⁻¹·(rB × axis)²`: the inverse effective mass `J M⁻¹ Jᵀ`
+/// of a row along `axis` through the anchors.
 #[inline]
-pub fn effective_mass(c: &ContactConstraint, r_a: Vec2, r_b: Vec2, axis: Vec2) -> f32 {
+pub fn inverse_effective_mass(c: &ContactConstraint, r_a: Vec2, r_b: Vec2, axis: Vec2) -> f32 {
     let rn_a = cross(r_a, axis);
     let rn_b = cross(r_b, axis);
-    let k =
-        c.inv_mass_a + c.inv_mass_b + c.inv_inertia_a * rn_a * rn_a + c.inv_inertia_b * rn_b * rn_b;
+    c.inv_mass_a + c.inv_mass_b + c.inv_inertia_a * rn_a * rn_a + c.inv_inertia_b * rn_b * rn_b
+}
+
+/// `1 / (J M⁻¹ Jᵀ)`, or 0 when nothing can move.
+#[inline]
+pub fn effective_mass(c: &ContactConstraint, r_a: Vec2, r_b: Vec2, axis: Vec2) -> f32 {
+    let k = inverse_effective_mass(c, r_a, r_b, axis);
     if k > 0.0 { 1.0 / k } else { 0.0 }
+}
+
+/// `K₁₂ = mA⁻¹ + mB⁻¹ + IA⁻¹·(rA₁ × n)(rA₂ × n) + IB⁻¹·(rB₁ × n)(rB₂ × n)`.
+#[inline]
+pub fn normal_coupling(c: &ContactConstraint) -> f32 {
+    let [p1, p2] = &c.points;
+    let n = c.normal;
+    c.inv_mass_a
+        + c.inv_mass_b
+        + c.inv_inertia_a * cross(p1.anchor_a, n) * cross(p2.anchor_a, n)
+        + c.inv_inertia_b * cross(p1.anchor_b, n) * cross(p2.anchor_b, n)
+}
+
+/// Sets up the normal block (see the module notes): the coupling of two active points, or —
+/// when they are nearly one point — makes the second inert and gives its impulses to the first.
+fn prepare_normal_block(c: &mut ContactConstraint) {
+    let coupling = normal_coupling(c);
+    let [p1, p2] = c.points;
+    let both = p1.block_weight * p2.block_weight;
+    let (k11, k22) = (p1.inv_normal_mass, p2.inv_normal_mass);
+    let largest = lane_max(k11, k22);
+    let conditioned = largest * largest < MAX_CONDITION * (k11 * k22 - coupling * coupling);
+    if both == 0.0 {
+        c.normal_coupling = 0.0;
+    } else if conditioned {
+        c.normal_coupling = coupling;
+    } else {
+        c.normal_coupling = 0.0;
+        c.points[0].normal_impulse = p1.normal_impulse + p2.normal_impulse;
+        c.points[0].tangent_impulse = p1.tangent_impulse + p2.tangent_impulse;
+        c.points[1].normal_impulse = 0.0;
+        c.points[1].tangent_impulse = 0.0;
+        c.points[1].block_weight = 0.0;
+    }
 }
 
 /// Prepares `constraints[i]` from `contacts[i]` for every `i` of the two equally long slices.
@@ -203,7 +327,8 @@ pub fn prepare_contact(
         friction: contact.friction,
         restitution: contact.restitution,
         softness: softness.for_bodies(contact.inv_mass_a, contact.inv_mass_b),
-        points: [ContactConstraintPoint::default(); 2],
+        normal_coupling: 0.0,
+        points: [ContactConstraintPoint::INERT; 2],
         point_count: manifold.point_count.min(2),
     };
     let state_a = state_or_identity(states, c.body_a);
@@ -214,11 +339,15 @@ pub fn prepare_contact(
         let (r_a, r_b) = (mp.anchor_a, mp.anchor_b);
         let velocity_a = state_a.linear_velocity + cross_sv(state_a.angular_velocity, r_a);
         let velocity_b = state_b.linear_velocity + cross_sv(state_b.angular_velocity, r_b);
+        let k = inverse_effective_mass(&c, r_a, r_b, c.normal);
+        let movable = k > 0.0;
         c.points[i] = ContactConstraintPoint {
             anchor_a: r_a,
             anchor_b: r_b,
             base_separation: mp.separation - c.normal.dot(r_b - r_a),
-            normal_mass: effective_mass(&c, r_a, r_b, c.normal),
+            normal_mass: if movable { 1.0 / k } else { 0.0 },
+            inv_normal_mass: if movable { k } else { 1.0 },
+            block_weight: if movable { 1.0 } else { 0.0 },
             tangent_mass: effective_mass(&c, r_a, r_b, c.tangent()),
             normal_impulse: warm_scale * mp.normal_impulse,
             tangent_impulse: warm_scale * mp.tangent_impulse,
@@ -226,6 +355,7 @@ pub fn prepare_contact(
             relative_velocity: c.normal.dot(velocity_b - velocity_a),
         };
     }
+    prepare_normal_block(&mut c);
     c
 }
 
@@ -284,7 +414,10 @@ mod tests {
         // base = s − n·(rB − rA) = −0.01 − (−0.5) = 0.49.
         assert!((c.points[0].base_separation - 0.49).abs() < 1e-6);
         assert_eq!(c.points[0].normal_impulse, 3.0);
-        assert_eq!(c.softness, softness().dynamic);
+        assert_eq!(
+            c.softness,
+            NormalSoftness::stiffened(&softness().dynamic, 2.0)
+        );
     }
 
     #[test]
@@ -306,7 +439,10 @@ mod tests {
         contact.inv_inertia_a = 0.0;
         let states = [BodyState::IDENTITY; 2];
         let c = prepare_contact(&contact, &states, &softness(), false);
-        assert_eq!(c.softness, softness().fixed);
+        assert_eq!(
+            c.softness,
+            NormalSoftness::stiffened(&softness().fixed, 1.0)
+        );
         assert_eq!(c.points[0].normal_impulse, 0.0);
         assert!((c.points[0].normal_mass - 4.0).abs() < 1e-6);
     }

@@ -5,21 +5,24 @@
 //! a block of one, the overflow set). Within a slice the constraints are visited in order and
 //! each one's points in order: the result is a deterministic function of the input.
 //!
-//! ## The normal row
+//! ## The normal rows
 //!
-//! With `vn = n·(vB + ωB × rB − vA − ωA × rA)` and the accumulated impulse `Λ`, a pass computes
+//! With `vn = n·(vB + ωB × rB − vA − ωA × rA)` and the accumulated impulse `Λ`, a single soft
+//! row computes (see [`crate::softness`])
 //!
 //! ```text
 //!   Δλ = −m_n · mass_scale · (vn + bias) − impulse_scale · Λ
 //! ```
 //!
-//! which is the soft constraint's increment derived in [`crate::softness`] with
-//! `bias = bias_rate·s` (`s` the tracked separation). The increment is then clamped so that the
-//! *accumulated* impulse stays non-negative (`Λ' = max(Λ + Δλ, 0)`, apply `Λ' − Λ`): contacts
-//! push, never pull, but an iteration may take back part of what earlier ones applied. The bias
-//! and scales depend on the pass and the point, and are supplied by a [`NormalBias`] policy:
+//! with `bias = bias_rate·s` (`s` the tracked separation), and clamps so that the *accumulated*
+//! impulse stays non-negative (`Λ' = max(Λ + Δλ, 0)`, apply `Λ' − Λ`): contacts push, never pull,
+//! but an iteration may take back part of what earlier ones applied. A manifold's rows are not
+//! solved one after the other but together, as one 2×2 complementarity problem in which each
+//! row's softness is a compliance on its diagonal (`normal_block.rs`); for a single point it is
+//! exactly the clamped update above. The bias and the softness depend on the pass and the
+//! point, and are supplied by a [`NormalBias`] policy as [`NormalTerms`]:
 //!
-//! | pass / point | bias | mass_scale | impulse_scale |
+//! | pass / point | bias | mass_scale | compliance |
 //! |---|---|---|---|
 //! | any, speculative (`s > 0`) | `s/h` | 1 | 0 |
 //! | soft solve, overlapping | `max(bias_rate·s, −push_max)` | soft | soft |
@@ -30,12 +33,12 @@
 //! the impulse is non-zero only when `vn < −s/h`.
 //!
 //! **Where the push-out clamp goes.** The clamp limits the bias *before* the mass scale
-//! multiplies it (Box2D v3's form), not `mass_scale·bias_rate·s` after. At the fixed point of
-//! the iteration (`Δλ = 0`) the first form gives
+//! multiplies it, not `mass_scale·bias_rate·s` after it (which is Box2D v3's form). At the fixed
+//! point of the iteration (`Δλ = 0`) our form gives
 //! `vn = −bias − (impulse_scale/mass_scale)·Λ/m_n ≤ push_max`, so the separating speed never
-//! exceeds `contact_push_max_speed`; clamping after the scale would settle at
+//! exceeds `contact_push_max_speed`, the setting's meaning; clamping after the scale settles at
 //! `vn = push_max/mass_scale − …`, up to 6 % faster than the limit at the default softness.
-//! Unclamped, both forms are the same impulse.
+//! Unclamped (every resting contact), both forms are the same impulse.
 //!
 //! ## Friction
 //!
@@ -43,10 +46,12 @@
 //! `±μ·Λ_n` (Coulomb's cone, using this point's current normal impulse), after the normal rows
 //! of the same contact. Which passes solve friction is the caller's choice ([`ContactRows`]):
 //! the soft step solves it in both the biased solve and the relax pass by default, as Box2D
-//! v3.0 does; Box2D's later versions and Rapier solve it only in the relax pass
-//! ([`crate::stages::FrictionPasses`]). Measured on a unit box: both decelerate a sliding box at
-//! μ·g to 0.01 %, and friction in both passes lets a box on a 20° incline (μ = 0.6) creep 30 µm
-//! in 2 s against 160 µm for relax-only, for one more row per point per substep.
+//! v3.0 did; Box2D's later versions and Rapier solve it only in the relax pass
+//! ([`crate::stages::FrictionPasses`]). Both were measured: they decelerate a sliding box at
+//! μ·g to 0.01 %, but friction in both passes lets a box on a 20° incline (μ = 0.6) creep 30 µm
+//! in 2 s against 160 µm for relax-only, and in the benchmark scenes relax-only deepened the
+//! tumbler's worst overlap from 0.25 m to 0.28 m and doubled the ragdolls' largest joint error
+//! in rain (0.032 m to 0.082 m), for one more row per point per substep.
 //!
 //! `max_normal_impulse` records the largest *accumulated* normal impulse a point held during
 //! the step (the per-substep impulse actually transmitted), rather than the largest single
@@ -60,29 +65,29 @@
 //! after the substeps: at every point that approached faster than the threshold and took a
 //! normal impulse, it asks for `vn = −e·vn₀` with the same clamped accumulation.
 
-use crate::contact_constraint::{ContactConstraint, ContactConstraintPoint, state_or_identity};
-use crate::softness::Softness;
+use crate::contact_constraint::{
+    ContactConstraint, ContactConstraintPoint, NormalSoftness, state_or_identity,
+};
+use crate::normal_block::{BlockRow, solve_block};
 use crate::{ContactImpulses, PointImpulses, SolverContact};
 use core_soa::{BodyState, NULL_BODY, Rot, Vec2, body_flags, cross, cross_sv};
 
-/// The bias and scales of one normal row in one pass.
+/// The bias and softness of one normal row in one pass.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NormalTerms {
     /// Velocity bias added to `vn` (m/s); negative pushes apart.
     pub bias: f32,
+    /// `1/(1 + compliance)`.
     pub mass_scale: f32,
-    pub impulse_scale: f32,
+    /// The row's compliance relative to its inverse effective mass (0: rigid).
+    pub compliance: f32,
 }
 
 impl NormalTerms {
     /// A speculative point `s > 0` apart: allow closing the gap within `h`, no further.
     #[inline]
     pub fn speculative(separation: f32, inv_h: f32) -> NormalTerms {
-        NormalTerms {
-            bias: separation * inv_h,
-            mass_scale: 1.0,
-            impulse_scale: 0.0,
-        }
+        NormalTerms::rigid(separation * inv_h)
     }
 
     /// A rigid row with the given bias.
@@ -91,7 +96,7 @@ impl NormalTerms {
         NormalTerms {
             bias,
             mass_scale: 1.0,
-            impulse_scale: 0.0,
+            compliance: 0.0,
         }
     }
 }
@@ -99,7 +104,7 @@ impl NormalTerms {
 /// How a pass turns a point's current separation into its normal row's terms.
 pub trait NormalBias {
     /// The terms for a point of a contact with `softness`, currently `separation` apart.
-    fn normal_terms(&self, softness: &Softness, separation: f32) -> NormalTerms;
+    fn normal_terms(&self, softness: &NormalSoftness, separation: f32) -> NormalTerms;
 }
 
 /// The soft step's biased solve: soft spring toward zero overlap, push-out speed clamped.
@@ -111,14 +116,14 @@ pub struct SoftBias {
 
 impl NormalBias for SoftBias {
     #[inline]
-    fn normal_terms(&self, softness: &Softness, separation: f32) -> NormalTerms {
+    fn normal_terms(&self, softness: &NormalSoftness, separation: f32) -> NormalTerms {
         if separation > 0.0 {
             return NormalTerms::speculative(separation, self.inv_h);
         }
         NormalTerms {
             bias: lane_max(softness.bias_rate * separation, -self.push_max_speed),
             mass_scale: softness.mass_scale,
-            impulse_scale: softness.impulse_scale,
+            compliance: softness.compliance,
         }
     }
 }
@@ -131,7 +136,7 @@ pub struct RelaxBias {
 
 impl NormalBias for RelaxBias {
     #[inline]
-    fn normal_terms(&self, _softness: &Softness, separation: f32) -> NormalTerms {
+    fn normal_terms(&self, _softness: &NormalSoftness, separation: f32) -> NormalTerms {
         if separation > 0.0 {
             NormalTerms::speculative(separation, self.inv_h)
         } else {
@@ -225,6 +230,22 @@ impl ContactPair {
             .apply(c.inv_mass_b, c.inv_inertia_b, p.anchor_b, impulse);
     }
 
+    /// Applies two impulses at once, each at its point (the normal block's answer).
+    #[inline]
+    fn apply_two(
+        &mut self,
+        c: &ContactConstraint,
+        (p1, impulse1): (&ContactConstraintPoint, Vec2),
+        (p2, impulse2): (&ContactConstraintPoint, Vec2),
+    ) {
+        self.a.linear_velocity -= c.inv_mass_a * (impulse1 + impulse2);
+        self.a.angular_velocity -=
+            c.inv_inertia_a * (cross(p1.anchor_a, impulse1) + cross(p2.anchor_a, impulse2));
+        self.b.linear_velocity += c.inv_mass_b * (impulse1 + impulse2);
+        self.b.angular_velocity +=
+            c.inv_inertia_b * (cross(p1.anchor_b, impulse1) + cross(p2.anchor_b, impulse2));
+    }
+
     /// `s = base_separation + n·(ΔpB − ΔpA + R(ΔqB)·rB − R(ΔqA)·rA)`.
     #[inline]
     fn current_separation(&self, normal: Vec2, p: &ContactConstraintPoint) -> f32 {
@@ -297,17 +318,35 @@ pub fn solve_contacts<B: NormalBias>(
     }
 }
 
-/// The non-penetration rows of one contact.
+/// The non-penetration rows of one contact, solved together (see `normal_block.rs`).
 #[inline]
 fn solve_normal_rows<B: NormalBias>(c: &mut ContactConstraint, pair: &mut ContactPair, bias: &B) {
-    let (normal, softness, count) = (c.normal, c.softness, c.point_count);
-    for i in 0..count {
-        let p = c.points[i];
-        let terms = bias.normal_terms(&softness, pair.current_separation(normal, &p));
-        let vn = pair.relative_velocity(&p).dot(normal);
-        let delta = -p.normal_mass * terms.mass_scale * (vn + terms.bias)
-            - terms.impulse_scale * p.normal_impulse;
-        apply_normal_impulse(c, i, pair, delta);
+    let row = |pair: &ContactPair, p: &ContactConstraintPoint| {
+        let terms = bias.normal_terms(&c.softness, pair.current_separation(c.normal, p));
+        let vn = pair.relative_velocity(p).dot(c.normal);
+        block_row(p, &terms, vn)
+    };
+    let (row1, row2) = (row(pair, &c.points[0]), row(pair, &c.points[1]));
+    let (new1, new2) = solve_block(row1, row2, c.normal_coupling);
+    let [p1, p2] = c.points;
+    let (delta1, delta2) = (new1 - p1.normal_impulse, new2 - p2.normal_impulse);
+    pair.apply_two(c, (&p1, delta1 * c.normal), (&p2, delta2 * c.normal));
+    for (point, new) in c.points.iter_mut().zip([new1, new2]) {
+        point.normal_impulse = new;
+        point.max_normal_impulse = lane_max(new, point.max_normal_impulse);
+    }
+}
+
+/// Row `p` of the normal block for this pass: `K' = K·(1 + c)`, `1/K' = m·mass_scale` and
+/// `e = −(vn + bias) − K·c·Λ`, weighted to zero for an inert point.
+#[inline]
+pub(crate) fn block_row(p: &ContactConstraintPoint, terms: &NormalTerms, vn: f32) -> BlockRow<f32> {
+    let k = p.inv_normal_mass;
+    BlockRow {
+        k: k * (1.0 + terms.compliance),
+        inv_k: p.normal_mass * terms.mass_scale,
+        e: p.block_weight * (-(vn + terms.bias) - k * terms.compliance * p.normal_impulse),
+        accumulated: p.normal_impulse,
     }
 }
 
@@ -353,7 +392,10 @@ pub fn apply_restitution(
         let (normal, restitution, count) = (c.normal, c.restitution, c.point_count);
         for i in 0..count {
             let p = c.points[i];
-            if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
+            if p.relative_velocity > -threshold
+                || p.max_normal_impulse == 0.0
+                || p.block_weight == 0.0
+            {
                 continue;
             }
             let vn = pair.relative_velocity(&p).dot(normal);
@@ -442,7 +484,7 @@ mod tests {
     }
 
     fn softness() -> ContactSoftness {
-        let s = Softness::new(30.0, 10.0, 1.0 / 240.0);
+        let s = crate::Softness::new(30.0, 10.0, 1.0 / 240.0);
         ContactSoftness {
             dynamic: s,
             fixed: s,

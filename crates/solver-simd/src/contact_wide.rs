@@ -39,13 +39,13 @@
 //! contacts over several substeps.
 
 use crate::contact_constraint::{
-    ContactConstraint, ContactConstraintPoint, ContactSoftness, checked_body_index,
+    ContactConstraint, ContactConstraintPoint, ContactSoftness, NormalSoftness, checked_body_index,
 };
 use crate::contact_solver::{ContactRows, RelaxBias, SoftBias, finite_or_zero};
 use crate::gather_scatter::{BodyStateW, gather, scatter};
+use crate::normal_block::{BlockRow, MAX_CONDITION, solve_block};
 use crate::sequential_impulses::BaumgarteBias;
 use crate::shared::SharedSlice;
-use crate::softness::Softness;
 use crate::wide::{FloatW, LANES, MaskW, Vec2W, cross_sv};
 use crate::{ContactImpulses, PointImpulses, SolverContact};
 use core_soa::{BodyState, NULL_BODY, Vec2, body_flags};
@@ -57,6 +57,8 @@ pub struct ContactPointW {
     pub anchor_b: Vec2W,
     pub base_separation: FloatW,
     pub normal_mass: FloatW,
+    pub inv_normal_mass: FloatW,
+    pub block_weight: FloatW,
     pub tangent_mass: FloatW,
     pub normal_impulse: FloatW,
     pub tangent_impulse: FloatW,
@@ -64,12 +66,12 @@ pub struct ContactPointW {
     pub relative_velocity: FloatW,
 }
 
-/// [`Softness`] with a lane per contact.
+/// [`NormalSoftness`] with a lane per contact.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct SoftnessW {
+pub struct NormalSoftnessW {
     pub bias_rate: FloatW,
     pub mass_scale: FloatW,
-    pub impulse_scale: FloatW,
+    pub compliance: FloatW,
 }
 
 /// [`LANES`] prepared contacts of one colour, one per lane.
@@ -86,7 +88,9 @@ pub struct ContactBundle {
     pub normal: Vec2W,
     pub friction: FloatW,
     pub restitution: FloatW,
-    pub softness: SoftnessW,
+    pub softness: NormalSoftnessW,
+    /// `K₁₂` per lane (see [`ContactConstraint::normal_coupling`]).
+    pub normal_coupling: FloatW,
     pub points: [ContactPointW; 2],
     /// Points in use per lane (0 in unused lanes).
     pub point_counts: [u8; LANES],
@@ -108,7 +112,11 @@ fn padding_lane() -> ContactConstraint {
     ContactConstraint {
         body_a: NULL_BODY,
         body_b: NULL_BODY,
-        softness: Softness::RIGID,
+        softness: NormalSoftness {
+            bias_rate: 0.0,
+            mass_scale: 1.0,
+            compliance: 0.0,
+        },
         ..ContactConstraint::default()
     }
 }
@@ -132,6 +140,8 @@ impl ContactPointW {
             anchor_b: vec_lanes_of(points, |p| p.anchor_b),
             base_separation: lanes_of(points, |p| p.base_separation),
             normal_mass: lanes_of(points, |p| p.normal_mass),
+            inv_normal_mass: lanes_of(points, |p| p.inv_normal_mass),
+            block_weight: lanes_of(points, |p| p.block_weight),
             tangent_mass: lanes_of(points, |p| p.tangent_mass),
             normal_impulse: lanes_of(points, |p| p.normal_impulse),
             tangent_impulse: lanes_of(points, |p| p.tangent_impulse),
@@ -147,6 +157,8 @@ impl ContactPointW {
             anchor_b: self.anchor_b.to_lanes()[lane],
             base_separation: self.base_separation.lane(lane),
             normal_mass: self.normal_mass.lane(lane),
+            inv_normal_mass: self.inv_normal_mass.lane(lane),
+            block_weight: self.block_weight.lane(lane),
             tangent_mass: self.tangent_mass.lane(lane),
             normal_impulse: self.normal_impulse.lane(lane),
             tangent_impulse: self.tangent_impulse.lane(lane),
@@ -178,11 +190,12 @@ impl ContactBundle {
             normal: vec_lanes_of(&lanes, |c| c.normal),
             friction: lanes_of(&lanes, |c| c.friction),
             restitution: lanes_of(&lanes, |c| c.restitution),
-            softness: SoftnessW {
+            softness: NormalSoftnessW {
                 bias_rate: lanes_of(&lanes, |c| c.softness.bias_rate),
                 mass_scale: lanes_of(&lanes, |c| c.softness.mass_scale),
-                impulse_scale: lanes_of(&lanes, |c| c.softness.impulse_scale),
+                compliance: lanes_of(&lanes, |c| c.softness.compliance),
             },
+            normal_coupling: lanes_of(&lanes, |c| c.normal_coupling),
             points: core::array::from_fn(|slot| {
                 ContactPointW::pack(&lanes.map(|c| c.points[slot]))
             }),
@@ -204,11 +217,12 @@ impl ContactBundle {
             normal: self.normal.to_lanes()[lane],
             friction: self.friction.lane(lane),
             restitution: self.restitution.lane(lane),
-            softness: Softness {
+            softness: NormalSoftness {
                 bias_rate: self.softness.bias_rate.lane(lane),
                 mass_scale: self.softness.mass_scale.lane(lane),
-                impulse_scale: self.softness.impulse_scale.lane(lane),
+                compliance: self.softness.compliance.lane(lane),
             },
+            normal_coupling: self.normal_coupling.lane(lane),
             points: [self.points[0].lane(lane), self.points[1].lane(lane)],
             point_count: usize::from(self.point_counts[lane]),
         }
@@ -358,18 +372,19 @@ pub fn prepare_bundle_in_place(
         bundle.slot_lanes[slot] =
             (!has_slot.iter().all(|&h| h)).then(|| MaskW::from_bools(has_slot));
         let point = prepare_point(bundle, input, &state_a, &state_b, warm_scale);
-        bundle.points[slot] = point.zeroed_outside(MaskW::from_bools(exists));
+        bundle.points[slot] = point.inert_outside(MaskW::from_bools(exists));
     }
+    prepare_normal_block_w(bundle);
 }
 
 /// [`ContactSoftness::for_bodies`] per lane: the fixed softness where either inverse mass is
-/// zero.
+/// zero, else the dynamic one stiffened by the mass ratio.
 #[inline]
 fn softness_for_bodies(
     softness: &ContactSoftness,
     inv_mass_a: FloatW,
     inv_mass_b: FloatW,
-) -> SoftnessW {
+) -> NormalSoftnessW {
     let fixed = inv_mass_a.cmp_eq(FloatW::zero()) | inv_mass_b.cmp_eq(FloatW::zero());
     let pick = |fixed_value: f32, dynamic_value: f32| {
         FloatW::select(
@@ -379,10 +394,14 @@ fn softness_for_bodies(
         )
     };
     let (f, d) = (softness.fixed, softness.dynamic);
-    SoftnessW {
+    let mass_ratio = inv_mass_a.max(inv_mass_b) / inv_mass_a.min(inv_mass_b);
+    let ratio = FloatW::select(fixed, FloatW::one(), mass_ratio);
+    let compliance =
+        pick(f.impulse_scale, d.impulse_scale) / (pick(f.mass_scale, d.mass_scale) * ratio);
+    NormalSoftnessW {
         bias_rate: pick(f.bias_rate, d.bias_rate),
-        mass_scale: pick(f.mass_scale, d.mass_scale),
-        impulse_scale: pick(f.impulse_scale, d.impulse_scale),
+        mass_scale: FloatW::one() / (FloatW::one() + compliance),
+        compliance,
     }
 }
 
@@ -401,17 +420,63 @@ fn prepare_point(
     );
     let velocity_a = point_velocity(state_a, r_a);
     let velocity_b = point_velocity(state_b, r_b);
+    let k = inverse_effective_mass_w(c, r_a, r_b, c.normal);
+    let movable = k.cmp_gt(FloatW::zero());
     ContactPointW {
         anchor_a: r_a,
         anchor_b: r_b,
         base_separation: FloatW::from_array(input.separation) - c.normal.dot(r_b - r_a),
-        normal_mass: effective_mass_w(c, r_a, r_b, c.normal),
+        normal_mass: FloatW::select(movable, FloatW::one() / k, FloatW::zero()),
+        inv_normal_mass: FloatW::select(movable, k, FloatW::one()),
+        block_weight: FloatW::select(movable, FloatW::one(), FloatW::zero()),
         tangent_mass: effective_mass_w(c, r_a, r_b, c.tangent()),
         normal_impulse: warm_scale * FloatW::from_array(input.normal_impulse),
         tangent_impulse: warm_scale * FloatW::from_array(input.tangent_impulse),
         max_normal_impulse: FloatW::zero(),
         relative_velocity: c.normal.dot(velocity_b - velocity_a),
     }
+}
+
+/// [`crate::contact_constraint::inverse_effective_mass`] per lane.
+#[inline]
+fn inverse_effective_mass_w(c: &ContactBundle, r_a: Vec2W, r_b: Vec2W, axis: Vec2W) -> FloatW {
+    let rn_a = r_a.cross(axis);
+    let rn_b = r_b.cross(axis);
+    c.inv_mass_a + c.inv_mass_b + c.inv_inertia_a * rn_a * rn_a + c.inv_inertia_b * rn_b * rn_b
+}
+
+/// The normal block's coupling, or the second point made inert where the two points are
+/// nearly one (`prepare_normal_block` of the scalar path, per lane).
+#[inline]
+fn prepare_normal_block_w(bundle: &mut ContactBundle) {
+    let [p1, p2] = bundle.points;
+    let n = bundle.normal;
+    let coupling = bundle.inv_mass_a
+        + bundle.inv_mass_b
+        + bundle.inv_inertia_a * p1.anchor_a.cross(n) * p2.anchor_a.cross(n)
+        + bundle.inv_inertia_b * p1.anchor_b.cross(n) * p2.anchor_b.cross(n);
+    let both = (p1.block_weight * p2.block_weight).cmp_eq(FloatW::zero());
+    let (k11, k22) = (p1.inv_normal_mass, p2.inv_normal_mass);
+    let largest = k11.max(k22);
+    let conditioned = (largest * largest)
+        .cmp_lt(FloatW::splat(MAX_CONDITION) * (k11 * k22 - coupling * coupling));
+    let fold = !both & !conditioned;
+    let zero = FloatW::zero();
+    bundle.normal_coupling = FloatW::select(!both & conditioned, coupling, zero);
+    let points = &mut bundle.points;
+    points[0].normal_impulse = FloatW::select(
+        fold,
+        p1.normal_impulse + p2.normal_impulse,
+        p1.normal_impulse,
+    );
+    points[0].tangent_impulse = FloatW::select(
+        fold,
+        p1.tangent_impulse + p2.tangent_impulse,
+        p1.tangent_impulse,
+    );
+    points[1].normal_impulse = FloatW::select(fold, zero, p2.normal_impulse);
+    points[1].tangent_impulse = FloatW::select(fold, zero, p2.tangent_impulse);
+    points[1].block_weight = FloatW::select(fold, zero, p2.block_weight);
 }
 
 /// [`crate::contact_constraint::effective_mass`] per lane.
@@ -425,22 +490,25 @@ fn effective_mass_w(c: &ContactBundle, r_a: Vec2W, r_b: Vec2W, axis: Vec2W) -> F
 }
 
 impl ContactPointW {
-    /// This slot where `keep` is set, and the default (all zero) point elsewhere, as the
-    /// scalar preparation leaves a slot past the manifold's point count.
-    fn zeroed_outside(self, keep: MaskW) -> ContactPointW {
-        let zero = FloatW::zero();
-        let f = |x: FloatW| FloatW::select(keep, x, zero);
+    /// This slot where `keep` is set, and the inert point
+    /// ([`ContactConstraintPoint::INERT`]) elsewhere, as the scalar preparation leaves a slot
+    /// past the manifold's point count.
+    fn inert_outside(self, keep: MaskW) -> ContactPointW {
+        let inert = ContactConstraintPoint::INERT;
+        let f = |x: FloatW, default: f32| FloatW::select(keep, x, FloatW::splat(default));
         let v = |x: Vec2W| Vec2W::select(keep, x, Vec2W::zero());
         ContactPointW {
             anchor_a: v(self.anchor_a),
             anchor_b: v(self.anchor_b),
-            base_separation: f(self.base_separation),
-            normal_mass: f(self.normal_mass),
-            tangent_mass: f(self.tangent_mass),
-            normal_impulse: f(self.normal_impulse),
-            tangent_impulse: f(self.tangent_impulse),
-            max_normal_impulse: f(self.max_normal_impulse),
-            relative_velocity: f(self.relative_velocity),
+            base_separation: f(self.base_separation, inert.base_separation),
+            normal_mass: f(self.normal_mass, inert.normal_mass),
+            inv_normal_mass: f(self.inv_normal_mass, inert.inv_normal_mass),
+            block_weight: f(self.block_weight, inert.block_weight),
+            tangent_mass: f(self.tangent_mass, inert.tangent_mass),
+            normal_impulse: f(self.normal_impulse, inert.normal_impulse),
+            tangent_impulse: f(self.tangent_impulse, inert.tangent_impulse),
+            max_normal_impulse: f(self.max_normal_impulse, inert.max_normal_impulse),
+            relative_velocity: f(self.relative_velocity, inert.relative_velocity),
         }
     }
 }
@@ -602,15 +670,26 @@ fn lane_states(bodies: &BodyStateW) -> [BodyState; LANES] {
     }
 }
 
-/// The bias and scales of one normal row per lane ([`crate::contact_solver::NormalTerms`]).
+/// The bias and softness of one normal row per lane
+/// ([`crate::contact_solver::NormalTerms`]).
 #[derive(Clone, Copy, Debug)]
 pub struct NormalTermsW {
     pub bias: FloatW,
     pub mass_scale: FloatW,
-    pub impulse_scale: FloatW,
+    pub compliance: FloatW,
 }
 
 impl NormalTermsW {
+    /// A rigid row with bias `bias`.
+    #[inline]
+    fn rigid(bias: FloatW) -> NormalTermsW {
+        NormalTermsW {
+            bias,
+            mass_scale: FloatW::one(),
+            compliance: FloatW::zero(),
+        }
+    }
+
     /// Per lane: the speculative terms where `separation > 0`, else `overlapping`, exactly as
     /// the scalar `if separation > 0.0 { speculative } else { … }`.
     #[inline]
@@ -623,24 +702,24 @@ impl NormalTermsW {
                 overlapping.bias,
             ),
             mass_scale: FloatW::select(speculative, FloatW::one(), overlapping.mass_scale),
-            impulse_scale: FloatW::select(speculative, FloatW::zero(), overlapping.impulse_scale),
+            compliance: FloatW::select(speculative, FloatW::zero(), overlapping.compliance),
         }
     }
 }
 
 /// [`crate::contact_solver::NormalBias`] for bundles: the same rule, lane by lane.
 pub trait NormalBiasW {
-    fn normal_terms_w(&self, softness: &SoftnessW, separation: FloatW) -> NormalTermsW;
+    fn normal_terms_w(&self, softness: &NormalSoftnessW, separation: FloatW) -> NormalTermsW;
 }
 
 impl NormalBiasW for SoftBias {
     #[inline]
-    fn normal_terms_w(&self, softness: &SoftnessW, separation: FloatW) -> NormalTermsW {
+    fn normal_terms_w(&self, softness: &NormalSoftnessW, separation: FloatW) -> NormalTermsW {
         let push = FloatW::splat(-self.push_max_speed);
         let overlapping = NormalTermsW {
             bias: (softness.bias_rate * separation).max(push),
             mass_scale: softness.mass_scale,
-            impulse_scale: softness.impulse_scale,
+            compliance: softness.compliance,
         };
         NormalTermsW::speculative_or(separation, self.inv_h, overlapping)
     }
@@ -648,26 +727,17 @@ impl NormalBiasW for SoftBias {
 
 impl NormalBiasW for RelaxBias {
     #[inline]
-    fn normal_terms_w(&self, _softness: &SoftnessW, separation: FloatW) -> NormalTermsW {
-        let rigid = NormalTermsW {
-            bias: FloatW::zero(),
-            mass_scale: FloatW::one(),
-            impulse_scale: FloatW::zero(),
-        };
-        NormalTermsW::speculative_or(separation, self.inv_h, rigid)
+    fn normal_terms_w(&self, _softness: &NormalSoftnessW, separation: FloatW) -> NormalTermsW {
+        NormalTermsW::speculative_or(separation, self.inv_h, NormalTermsW::rigid(FloatW::zero()))
     }
 }
 
 impl NormalBiasW for BaumgarteBias {
     #[inline]
-    fn normal_terms_w(&self, _softness: &SoftnessW, separation: FloatW) -> NormalTermsW {
+    fn normal_terms_w(&self, _softness: &NormalSoftnessW, separation: FloatW) -> NormalTermsW {
         let excess_overlap = (-separation - FloatW::splat(self.linear_slop)).max(FloatW::zero());
-        let rigid = NormalTermsW {
-            bias: FloatW::splat(-self.baumgarte) * excess_overlap * FloatW::splat(self.inv_h),
-            mass_scale: FloatW::one(),
-            impulse_scale: FloatW::zero(),
-        };
-        NormalTermsW::speculative_or(separation, self.inv_h, rigid)
+        let bias = FloatW::splat(-self.baumgarte) * excess_overlap * FloatW::splat(self.inv_h);
+        NormalTermsW::speculative_or(separation, self.inv_h, NormalTermsW::rigid(bias))
     }
 }
 
@@ -715,6 +785,23 @@ impl BundlePair {
             p.anchor_b,
             impulse,
         );
+    }
+
+    /// Applies two impulses at once, each at its point (the normal block's answer), as
+    /// `ContactPair::apply_two` of the scalar path.
+    #[inline]
+    fn apply_two(
+        &mut self,
+        c: &ContactBundle,
+        (p1, impulse1): (&ContactPointW, Vec2W),
+        (p2, impulse2): (&ContactPointW, Vec2W),
+    ) {
+        self.a.linear_velocity -= c.inv_mass_a * (impulse1 + impulse2);
+        self.a.angular_velocity -=
+            c.inv_inertia_a * (p1.anchor_a.cross(impulse1) + p2.anchor_a.cross(impulse2));
+        self.b.linear_velocity += c.inv_mass_b * (impulse1 + impulse2);
+        self.b.angular_velocity +=
+            c.inv_inertia_b * (p1.anchor_b.cross(impulse1) + p2.anchor_b.cross(impulse2));
     }
 
     /// `s = base_separation + n·(ΔpB − ΔpA + R(ΔqB)·rB − R(ΔqA)·rA)`.
@@ -820,11 +907,7 @@ pub fn solve_bundles<B: NormalBiasW>(
 ) {
     for c in bundles {
         let mut pair = BundlePair::load(c, bodies);
-        for slot in 0..2 {
-            in_slot_lanes(c, &mut pair, slot, |c, pair| {
-                solve_normal_row(c, slot, pair, bias)
-            });
-        }
+        solve_normal_block_w(c, &mut pair, bias);
         if rows == ContactRows::NormalAndFriction {
             for slot in 0..2 {
                 in_slot_lanes(c, &mut pair, slot, |c, pair| {
@@ -836,21 +919,36 @@ pub fn solve_bundles<B: NormalBiasW>(
     }
 }
 
-/// The non-penetration row of slot `slot`.
+/// The non-penetration rows of every lane, solved together
+/// ([`crate::contact_solver`]'s `solve_normal_rows` per lane).
 #[inline]
-fn solve_normal_row<B: NormalBiasW>(
-    c: &mut ContactBundle,
-    slot: usize,
-    pair: &mut BundlePair,
-    bias: &B,
-) {
-    let p = c.points[slot];
-    let separation = pair.current_separation(c.normal, &p);
-    let terms = bias.normal_terms_w(&c.softness, separation);
-    let vn = pair.relative_velocity(&p).dot(c.normal);
-    let delta = -p.normal_mass * terms.mass_scale * (vn + terms.bias)
-        - terms.impulse_scale * p.normal_impulse;
-    apply_normal_impulse(c, slot, pair, delta);
+fn solve_normal_block_w<B: NormalBiasW>(c: &mut ContactBundle, pair: &mut BundlePair, bias: &B) {
+    let row = |pair: &BundlePair, p: &ContactPointW| {
+        let terms = bias.normal_terms_w(&c.softness, pair.current_separation(c.normal, p));
+        let vn = pair.relative_velocity(p).dot(c.normal);
+        block_row_w(p, &terms, vn)
+    };
+    let (row1, row2) = (row(pair, &c.points[0]), row(pair, &c.points[1]));
+    let (new1, new2) = solve_block(row1, row2, c.normal_coupling);
+    let [p1, p2] = c.points;
+    let (delta1, delta2) = (new1 - p1.normal_impulse, new2 - p2.normal_impulse);
+    pair.apply_two(c, (&p1, delta1 * c.normal), (&p2, delta2 * c.normal));
+    for (point, new) in c.points.iter_mut().zip([new1, new2]) {
+        point.normal_impulse = new;
+        point.max_normal_impulse = new.max(point.max_normal_impulse);
+    }
+}
+
+/// [`crate::contact_solver`]'s `block_row` per lane.
+#[inline]
+fn block_row_w(p: &ContactPointW, terms: &NormalTermsW, vn: FloatW) -> BlockRow<FloatW> {
+    let k = p.inv_normal_mass;
+    BlockRow {
+        k: k * (FloatW::one() + terms.compliance),
+        inv_k: p.normal_mass * terms.mass_scale,
+        e: p.block_weight * (-(vn + terms.bias) - k * terms.compliance * p.normal_impulse),
+        accumulated: p.normal_impulse,
+    }
 }
 
 /// Adds `delta` to slot `slot`'s accumulated normal impulse, clamped to stay non-negative,
@@ -902,7 +1000,8 @@ pub fn restitution_bundles(
             let fast = !p.relative_velocity.cmp_gt(FloatW::splat(-threshold));
             let pushed = !p.max_normal_impulse.cmp_eq(FloatW::zero());
             let has_slot = c.slot_lanes[slot].unwrap_or(MaskW::from_bools([true; LANES]));
-            let active = bounces & fast & pushed & has_slot;
+            let in_block = !p.block_weight.cmp_eq(FloatW::zero());
+            let active = bounces & fast & pushed & has_slot & in_block;
             if !active.any() {
                 continue;
             }

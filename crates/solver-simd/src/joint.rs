@@ -92,10 +92,6 @@ use core_soa::{BodySim, BodyState, NULL_BODY, Rot, Transform, Vec2};
 use rows::JointPair;
 use std::fmt;
 
-/// Damping ratio of the joint softness for joints attached to a body with zero inverse mass
-/// (static or kinematic): stiffer damping keeps a chain hung from the ground from ringing.
-pub const STATIC_JOINT_DAMPING_RATIO: f32 = 5.0;
-
 /// One side of a joint.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JointBody {
@@ -265,18 +261,17 @@ pub struct JointParams {
     pub h: f32,
     /// `1/h`, or 0 for a step that moves nothing.
     pub inv_h: f32,
-    /// Softness of equality rows between two bodies that can both be pushed.
+    /// Softness of the equality rows in the biased pass.
     pub joint_softness: Softness,
-    /// Softness of equality rows against a body with zero inverse mass.
-    pub static_joint_softness: Softness,
     /// Keep the carried impulses; otherwise preparation zeroes them.
     pub enable_warm_starting: bool,
 }
 
 impl JointParams {
     /// The joint constants of a soft step with `params`: `h = dt / substeps`, the joint
-    /// softness from `joint_hertz` and `joint_damping_ratio` (and
-    /// [`STATIC_JOINT_DAMPING_RATIO`] against fixed bodies). A non-finite or non-positive `dt`
+    /// softness from `joint_hertz` and `joint_damping_ratio`, the same for every joint (a joint
+    /// to the ground has no more damping than one between two bodies: extra damping there would
+    /// drain a pendulum's energy). A non-finite or non-positive `dt`
     /// gives `h = 0` and `inv_h = 0`: such a step moves nothing and must not run the joint
     /// passes (the solver skips it, see [`crate::solve`]).
     pub fn new(params: &SolverParams) -> JointParams {
@@ -306,7 +301,6 @@ impl JointParams {
             h,
             inv_h: if valid { 1.0 / h } else { 0.0 },
             joint_softness: Softness::new(hertz, damping_ratio, h),
-            static_joint_softness: Softness::new(hertz, STATIC_JOINT_DAMPING_RATIO, h),
             enable_warm_starting,
         }
     }
@@ -456,7 +450,6 @@ impl JointConstraint {
         let pose_b = self.body_b.pose(sims);
         let frame_rotation_a = pose_a.q.mul(self.body_a.local_frame.q);
         let frame_rotation_b = pose_b.q.mul(self.body_b.local_frame.q);
-        let attached_to_fixed = self.body_a.inv_mass == 0.0 || self.body_b.inv_mass == 0.0;
         JointPrepared {
             bodies: PreparedBodies {
                 index_a: self.body_a.index,
@@ -475,11 +468,7 @@ impl JointConstraint {
             } else {
                 0.0
             },
-            joint_softness: if attached_to_fixed {
-                params.static_joint_softness
-            } else {
-                params.joint_softness
-            },
+            joint_softness: params.joint_softness,
             spring_softness: Softness::RIGID,
             angular_softness: Softness::RIGID,
             axial_mass: 0.0,

@@ -74,6 +74,7 @@ pub mod gather_scatter;
 pub mod integrate;
 pub mod joint;
 pub mod joint_passes;
+pub mod normal_block;
 pub mod params;
 pub mod profile;
 pub mod sequential_impulses;

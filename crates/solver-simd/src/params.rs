@@ -69,7 +69,7 @@ impl Default for SolverParams {
             contact_damping_ratio: 10.0,
             contact_push_max_speed: 3.0,
             joint_hertz: 60.0,
-            joint_damping_ratio: 2.0,
+            joint_damping_ratio: 0.5,
             restitution_threshold: 1.0,
             max_linear_speed: 400.0,
             linear_slop: 0.005,

@@ -35,8 +35,8 @@
 //! accumulated impulses are per step here rather than per substep, so switching solver kinds
 //! mid-simulation warm-starts one step with impulses off by the substep count.
 
+use crate::contact_constraint::NormalSoftness;
 use crate::contact_solver::{NormalBias, NormalTerms, lane_max};
-use crate::softness::Softness;
 use crate::stages::Stage;
 
 /// Baumgarte position feedback for the sequential-impulse solver.
@@ -52,7 +52,7 @@ pub struct BaumgarteBias {
 
 impl NormalBias for BaumgarteBias {
     #[inline]
-    fn normal_terms(&self, _softness: &Softness, separation: f32) -> NormalTerms {
+    fn normal_terms(&self, _softness: &NormalSoftness, separation: f32) -> NormalTerms {
         if separation > 0.0 {
             return NormalTerms::speculative(separation, self.inv_h);
         }
@@ -90,11 +90,11 @@ mod tests {
             baumgarte: 0.2,
             linear_slop: 0.005,
         };
-        let s = Softness::RIGID;
+        let s = NormalSoftness::stiffened(&crate::Softness::RIGID, 1.0);
         // 0.105 overlap: excess 0.1; bias = −0.2·0.1·60 = −1.2 m/s.
         let t = b.normal_terms(&s, -0.105);
         assert!((t.bias + 1.2).abs() < 1e-5);
-        assert_eq!((t.mass_scale, t.impulse_scale), (1.0, 0.0));
+        assert_eq!((t.mass_scale, t.compliance), (1.0, 0.0));
         assert_eq!(b.normal_terms(&s, -0.004).bias, 0.0);
         assert!((b.normal_terms(&s, 0.01).bias - 0.6).abs() < 1e-6);
     }

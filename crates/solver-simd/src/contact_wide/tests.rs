@@ -107,8 +107,8 @@ fn random_colour(rng: &mut Rng, count: usize) -> (Vec<BodyState>, Vec<SolverCont
 
 fn softness() -> ContactSoftness {
     ContactSoftness {
-        dynamic: Softness::new(30.0, 10.0, 1.0 / 240.0),
-        fixed: Softness::new(60.0, 2.0, 1.0 / 240.0),
+        dynamic: crate::Softness::new(30.0, 10.0, 1.0 / 240.0),
+        fixed: crate::Softness::new(60.0, 2.0, 1.0 / 240.0),
     }
 }
 
