@@ -24,6 +24,8 @@
 //! ```
 
 pub mod description;
+#[cfg(test)]
+mod fingerprint;
 mod joints;
 pub mod prism_build;
 mod sleeping;
