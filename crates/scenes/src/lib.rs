@@ -28,7 +28,6 @@ pub mod description;
 mod fingerprint;
 mod joints;
 pub mod prism_build;
-mod sleeping;
 mod validation;
 
 pub use joints::{chain_bridge, heavy_chain, ragdoll_pile};
@@ -216,7 +215,7 @@ mod tests {
     #[test]
     fn sleeping_field_stays_asleep_except_the_bouncers() {
         let mut scene = build("sleeping_field", 1).expect("known").expect("builds");
-        let bouncers = sleeping::BOUNCERS;
+        let bouncers = description::sleeping_field::BOUNCERS;
         for _ in 0..60 {
             scene.world.step(DT, SUBSTEPS).expect("steps");
         }
