@@ -2,12 +2,12 @@
 //!
 //! Two kinds of scene live here:
 //!
-//! - **Benchmark scenes** ([`description`]): the eight scenes of shared/BENCHMARKS.md (Box2D
-//!   v3's benchmark definitions, release sizes) described once as engine-neutral data — bodies,
+//! - **Benchmark scenes** ([`description`]): Box2D v3's eight benchmark
+//!   scenes (its benchmark definitions, release sizes) described once as engine-neutral data — bodies,
 //!   shapes, revolute joints, and a script for scenes that change while they run. Prism builds
 //!   them through [`prism_build`]; prism-bench's Box2D and Rapier backends build the very same
 //!   data, so a comparison can never be between two drifting copies of a scene. Beside
-//!   BENCHMARKS.md's eight, the description holds the sleeping field (1,000 pyramids created
+//!   those eight, the description holds the sleeping field (1,000 pyramids created
 //!   asleep beside 10 bouncing boxes) and its baseline (the bouncing boxes alone), which
 //!   measure what resting bodies cost.
 //! - **Validation scenes**: small Prism worlds with a known answer (a resting box, a pyramid, a
@@ -44,9 +44,9 @@ pub struct SceneInfo {
     pub name: &'static str,
     /// The number of steps of a full run (Box2D's benchmark step count for benchmark scenes).
     pub steps: u32,
-    /// Whether the scene runs with sleeping enabled (BENCHMARKS.md for benchmark scenes).
+    /// Whether the scene runs with sleeping enabled (as Box2D's benchmark runs them, for benchmark scenes).
     pub enable_sleep: bool,
-    /// Whether it is one of BENCHMARKS.md's scenes (as opposed to a validation scene).
+    /// Whether it is one of the described benchmark scenes (as opposed to a validation scene).
     pub benchmark: bool,
     /// Fills the world.
     pub builder: Builder,
@@ -125,7 +125,7 @@ pub fn scene_info(name: &str) -> Option<SceneInfo> {
     SCENES.iter().copied().find(|s| s.name == name)
 }
 
-/// The world settings a scene runs with: BENCHMARKS.md's method (Box2D's defaults, 60 Hz,
+/// The world settings a scene runs with: Box2D's benchmark method (its defaults, 60 Hz,
 /// gravity (0, −10) unless the scene says otherwise), with the scene's sleep flag, continuous
 /// collision off (Prism has none yet) and `workers` threads.
 pub fn world_def(info: &SceneInfo, workers: u32) -> WorldDef {

@@ -8,7 +8,7 @@
 //! and measure, so it is the fairest opponent, and it keeps this file free of task-system
 //! `unsafe`.
 //!
-//! **Settings.** Box2D's world defaults are BENCHMARKS.md's (contact hertz 30, damping ratio
+//! **Settings.** Box2D's world defaults are the benchmark's (contact hertz 30, damping ratio
 //! 10, push speed 3 m/s, joint hertz 60, joint damping ratio 2, slop 0.005, restitution
 //! threshold 1 m/s, maximum linear speed 400 m/s; friction mixed as `sqrt(f1·f2)`,
 //! restitution as `max`). We change only gravity, sleeping (per scene) and continuous

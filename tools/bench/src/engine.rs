@@ -42,7 +42,7 @@ pub struct WorldSettings {
     /// Worker threads, including the calling thread (≥ 1).
     pub threads: usize,
     /// Continuous collision against static geometry (Box2D's `enableContinuous`). Off by
-    /// default: BENCHMARKS.md compares with it off until Prism has it.
+    /// default: the comparisons run with it off until Prism has it.
     pub continuous: bool,
 }
 

@@ -315,7 +315,7 @@ mod tests {
     #[test]
     fn defaults_run_every_scene_on_prism_with_one_thread() {
         let options = parse_args(&[]).unwrap();
-        // BENCHMARKS.md's eight scenes, then the sleeping field and its baseline.
+        // Box2D's eight benchmark scenes, then the sleeping field and its baseline.
         assert_eq!(options.scenes.len(), 10);
         assert_eq!(options.engines, ["prism"]);
         assert_eq!(options.threads, [1]);

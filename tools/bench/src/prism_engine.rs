@@ -2,7 +2,7 @@
 //! ([`scenes::prism_build`]), the same code tests use, from the same engine-neutral data the
 //! Box2D and Rapier backends build.
 //!
-//! **Settings.** Prism's world defaults are BENCHMARKS.md's (Box2D's); the scene's gravity and
+//! **Settings.** Prism's world defaults are Box2D's; the scene's gravity and
 //! sleep flag, the worker count, and continuous collision as asked (Prism stores the flag but
 //! has no continuous collision yet, so it runs without it either way).
 //!

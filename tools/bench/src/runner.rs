@@ -1,11 +1,11 @@
-//! Runs one scene on one engine and measures it, per BENCHMARKS.md's method.
+//! Runs one scene on one engine and measures it, by Box2D's benchmark method.
 //!
 //! A run builds the world and the scene (untimed), then for every step `0..N`:
 //!
 //! 1. applies the scene script's group changes for that step (rain's spawning; untimed —
 //!    the engine's share of that work that it defers into its step is timed with the step);
 //! 2. calls `Engine::step`, timing that call alone with a monotonic clock. Step 0 is the
-//!    untimed warm-up step; the durations of steps 1..N−1 (BENCHMARKS' "steps 2..N") are
+//!    untimed warm-up step; the durations of steps 1..N−1 (Box2D's "steps 2..N") are
 //!    summed into the run's time;
 //! 3. samples the deepest contact penetration, after **every** step, outside the timed
 //!    region.

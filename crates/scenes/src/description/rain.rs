@@ -62,7 +62,7 @@ const fn bone(
     }
 }
 
-/// BENCHMARKS.md's human at scale 1, in Box2D's bone order (hip, torso, head, left leg,
+/// Box2D's benchmark human at scale 1, in Box2D's bone order (hip, torso, head, left leg,
 /// right leg, left arm, right arm). Limits are in units of π. The hip is the root: its pivot
 /// and limits are unused.
 #[rustfmt::skip]
