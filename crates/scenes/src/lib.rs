@@ -24,6 +24,7 @@
 //! ```
 
 pub mod description;
+pub mod figures;
 #[cfg(test)]
 mod fingerprint;
 mod joints;
