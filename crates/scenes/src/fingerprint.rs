@@ -7,8 +7,8 @@
 //! does not use them keeps its fingerprint.
 
 use crate::description::{
-    BodyDesc, BodyGroup, BodyKind, Filter, Geometry, GroupAction, Probes, RevoluteDesc, ShapeDesc,
-    Vec2,
+    BodyDesc, BodyGroup, BodyKind, DistanceDesc, Filter, Geometry, GroupAction, JointDesc, Probes,
+    RevoluteDesc, ShapeDesc, Vec2,
 };
 
 /// FNV-1a, 64 bit (Fowler, Noll and Vo's hash): xor each byte in, multiply by the prime.
@@ -17,6 +17,8 @@ pub(crate) struct Fnv(u64);
 impl Fnv {
     const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
     const PRIME: u64 = 0x0000_0100_0000_01b3;
+    /// Marks a field or variant added to the model after the first fingerprints were taken.
+    const ADDED_FIELD: u64 = u64::MAX;
 
     pub(crate) fn new() -> Self {
         Self(Self::OFFSET)
@@ -120,6 +122,10 @@ impl Fnv {
             BodyKind::Dynamic => 1,
         });
         self.vec2(body.position);
+        if body.angle != 0.0 {
+            self.u64(Self::ADDED_FIELD);
+            self.f32(body.angle);
+        }
         self.vec2(body.linear_velocity);
         self.f32(body.linear_damping);
         self.u64(u64::from(body.starts_asleep));
@@ -162,6 +168,39 @@ impl Fnv {
         }
     }
 
+    fn distance(&mut self, joint: &DistanceDesc) {
+        self.u64(Self::ADDED_FIELD);
+        self.usize(joint.body_a);
+        self.usize(joint.body_b);
+        self.vec2(joint.local_anchor_a);
+        self.vec2(joint.local_anchor_b);
+        self.f32(joint.length);
+        match joint.spring {
+            Some(spring) => {
+                self.u64(1);
+                self.f32(spring.hertz);
+                self.f32(spring.damping_ratio);
+            }
+            None => self.u64(0),
+        }
+        match joint.limits {
+            Some([lower, upper]) => {
+                self.u64(1);
+                self.f32(lower);
+                self.f32(upper);
+            }
+            None => self.u64(0),
+        }
+    }
+
+    /// A revolute joint is encoded as before distance joints existed, without a tag.
+    fn joint(&mut self, joint: &JointDesc) {
+        match joint {
+            JointDesc::Revolute(revolute) => self.revolute(revolute),
+            JointDesc::Distance(distance) => self.distance(distance),
+        }
+    }
+
     pub(crate) fn group(&mut self, group: &BodyGroup) {
         self.usize(group.bodies.len());
         for body in &group.bodies {
@@ -169,7 +208,7 @@ impl Fnv {
         }
         self.usize(group.joints.len());
         for joint in &group.joints {
-            self.revolute(joint);
+            self.joint(joint);
         }
     }
 
@@ -184,6 +223,13 @@ impl Fnv {
                 self.usize(i);
             }
             None => self.u64(0),
+        }
+        if !probes.subjects.is_empty() {
+            self.u64(Self::ADDED_FIELD);
+            self.usize(probes.subjects.len());
+            for &i in &probes.subjects {
+                self.usize(i);
+            }
         }
     }
 

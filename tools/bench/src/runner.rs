@@ -16,7 +16,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::engine::{BenchError, Counters, EngineFactory, WorldSettings};
+use crate::engine::{BenchError, Counters, EngineFactory, EngineOptions, WorldSettings};
 use scenes::description::{BodyGroup, GroupAction, MAIN_SLOT, Probes, SceneSpec};
 
 /// Quality figures of one run; `None` where the scene does not report that figure.
@@ -63,12 +63,13 @@ impl PreparedScene {
     }
 }
 
-/// How to run a scene: worker threads, step count, continuous collision.
+/// How to run a scene: worker threads, step count, engine switches (continuous collision,
+/// contact recycling).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RunConfig {
     pub threads: usize,
     pub steps: usize,
-    pub continuous: bool,
+    pub engine: EngineOptions,
 }
 
 /// Runs `scene` on a fresh world from `factory` as `config` says.
@@ -77,7 +78,7 @@ pub fn run_once(
     scene: &PreparedScene,
     config: RunConfig,
 ) -> Result<RunResult, BenchError> {
-    let settings = WorldSettings::for_scene(&scene.spec, config.threads, config.continuous);
+    let settings = WorldSettings::for_scene(&scene.spec, config.threads, config.engine);
     let mut engine = factory(&settings)?;
     engine.insert_group(MAIN_SLOT, &scene.group)?;
     let mut script = scene.spec.script();

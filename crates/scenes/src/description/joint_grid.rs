@@ -31,15 +31,13 @@ pub(super) fn joint_grid() -> BodyGroup {
             group.bodies.push(body.with_shape(circle.clone()));
             if i > 0 {
                 let (above, below) = (Vec2::new(0.0, -0.5), Vec2::new(0.0, 0.5));
-                group
-                    .joints
-                    .push(RevoluteDesc::hinge(index - 1, index, above, below));
+                let hinge = RevoluteDesc::hinge(index - 1, index, above, below);
+                group.joints.push(hinge.into());
             }
             if k > 0 {
                 let (left, right) = (Vec2::new(0.5, 0.0), Vec2::new(-0.5, 0.0));
-                group
-                    .joints
-                    .push(RevoluteDesc::hinge(index - N, index, left, right));
+                let hinge = RevoluteDesc::hinge(index - N, index, left, right);
+                group.joints.push(hinge.into());
             }
         }
     }

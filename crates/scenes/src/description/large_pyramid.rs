@@ -36,6 +36,7 @@ pub(super) fn large_pyramid() -> (BodyGroup, Probes) {
     let probes = Probes {
         top_boxes: vec![top],
         motor_body: None,
+        ..Probes::default()
     };
     (
         BodyGroup {

@@ -30,6 +30,7 @@ pub(super) fn many_pyramids() -> (BodyGroup, Probes) {
     let probes = Probes {
         top_boxes,
         motor_body: None,
+        ..Probes::default()
     };
     (
         BodyGroup {

@@ -1,5 +1,6 @@
 //! Scenes described once and engine-neutrally: the eight benchmark scenes of Box2D v3's
-//! benchmark suite, and the sleeping field with its baseline.
+//! benchmark suite, the sleeping field with its baseline, and the validation scenes (columns,
+//! a card house, heavy-on-light, pendulums) whose quality figures compare engines.
 //!
 //! Every backend (Prism, Box2D, Rapier) builds the same scene from the same data, so a
 //! difference in the numbers cannot come from two hand-written copies of a scene drifting
@@ -9,22 +10,29 @@
 //! - an initial [`BodyGroup`] ([`model`], [`joint`]): bodies (each with its shapes) and
 //!   joints, joints naming bodies by their index inside the group;
 //! - [`Probes`] ([`probes`]): which bodies the quality figures look at (the top box of each
-//!   pyramid, the motor-driven body);
+//!   pyramid, the motor-driven body, a validation scene's subjects and the check to make on
+//!   them, see [`crate::figures`]);
 //! - a [`SceneScript`] ([`script`]) for scenes that change while they run (rain creates and
 //!   destroys groups of humans every eighth step).
 //!
 //! Groups live in numbered *slots* of an engine: the initial group in [`MAIN_SLOT`], rain's
 //! human groups in slots after it, so a script can remove and recreate one group by its slot.
 //!
-//! Each scene has its own file. The facts are Box2D v3's benchmark definitions (units:
-//! metres, kilograms, seconds, radians).
+//! Each benchmark scene has its own file, with the facts of Box2D v3's benchmark definitions
+//! (units: metres, kilograms, seconds, radians); the validation scenes are grouped by kind
+//! (`column`, `card_lean`, `heavy_on_light`, `pendulum`), each file explaining what its
+//! scenes test and how their figures are defined.
 
+mod card_lean;
+mod column;
 mod compounds;
+mod heavy_on_light;
 pub mod joint;
 mod joint_grid;
 mod large_pyramid;
 mod many_pyramids;
 pub mod model;
+mod pendulum;
 pub mod probes;
 mod rain;
 pub mod scene;
@@ -34,14 +42,14 @@ mod smash;
 mod spinner;
 mod tumbler;
 
-pub use joint::{AngularSpring, Motor, RevoluteDesc};
+pub use joint::{AngularSpring, DistanceDesc, JointDesc, LinearSpring, Motor, RevoluteDesc};
 pub use model::{
-    BodyDesc, BodyGroup, BodyKind, Filter, Geometry, ShapeDesc, offset_box, square_box,
+    BodyDesc, BodyGroup, BodyKind, Filter, Geometry, ShapeDesc, flat_ground, offset_box, square_box,
 };
 pub use prism::Vec2;
 pub use probes::Probes;
 pub use rain::{RAIN_COLUMNS, RAIN_GROUP_SIZE, RAIN_ROWS, RainScript, rain_group};
-pub use scene::{SCENES, SceneId, SceneSpec, find_scene};
+pub use scene::{SCENES, SceneId, SceneSpec, VALIDATION_SCENES, find_scene};
 pub use script::{GroupAction, SceneScript};
 
 /// Time step of every scene: 60 Hz.

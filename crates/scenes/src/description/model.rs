@@ -5,7 +5,7 @@
 //! Box2D v3: density 1, friction 0.6, restitution 0, collision category 1, mask all, no group.
 //! A body's mass and inertia come from its shapes' densities, as in every engine we build.
 
-use super::joint::RevoluteDesc;
+use super::joint::JointDesc;
 use prism::Vec2;
 
 /// The geometry of one shape, in its body's local frame.
@@ -126,6 +126,7 @@ pub fn offset_box(half_x: f32, half_y: f32, center: Vec2) -> Geometry {
     }
 }
 
+/// How a body moves: never (static) or under forces and contacts (dynamic).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BodyKind {
     Static,
@@ -136,7 +137,10 @@ pub enum BodyKind {
 #[derive(Clone, Debug, PartialEq)]
 pub struct BodyDesc {
     pub kind: BodyKind,
+    /// World position of the body's origin (m).
     pub position: Vec2,
+    /// Initial rotation (rad, counter-clockwise); 0 for every benchmark scene.
+    pub angle: f32,
     pub linear_velocity: Vec2,
     pub linear_damping: f32,
     /// Created asleep (smash's targets).
@@ -149,10 +153,13 @@ pub struct BodyDesc {
 }
 
 impl BodyDesc {
+    /// A body at `position`, not rotated, at rest, with Box2D's default sleep settings and no
+    /// shapes yet.
     pub fn new(kind: BodyKind, position: Vec2) -> Self {
         Self {
             kind,
             position,
+            angle: 0.0,
             linear_velocity: Vec2::ZERO,
             linear_damping: 0.0,
             starts_asleep: false,
@@ -162,20 +169,35 @@ impl BodyDesc {
         }
     }
 
+    /// The body with `shape` added.
     pub fn with_shape(mut self, shape: ShapeDesc) -> Self {
         self.shapes.push(shape);
         self
     }
+
+    /// The body rotated to `angle` (rad).
+    pub fn rotated(mut self, angle: f32) -> Self {
+        self.angle = angle;
+        self
+    }
+}
+
+/// A wide static box whose top face is the line y = 0, the ground of the validation scenes
+/// (40 m wide, 2 m deep).
+pub fn flat_ground() -> BodyDesc {
+    BodyDesc::new(BodyKind::Static, Vec2::new(0.0, -1.0))
+        .with_shape(ShapeDesc::new(square_box(20.0, 1.0)))
 }
 
 /// Bodies and the joints between them, created and destroyed together.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BodyGroup {
     pub bodies: Vec<BodyDesc>,
-    pub joints: Vec<RevoluteDesc>,
+    pub joints: Vec<JointDesc>,
 }
 
 impl BodyGroup {
+    /// The number of shapes over all bodies (a chain loop counts as one).
     pub fn shape_count(&self) -> usize {
         self.bodies.iter().map(|b| b.shapes.len()).sum()
     }

@@ -120,7 +120,8 @@ fn push_human(group: &mut BodyGroup, position: Vec2, group_index: i32) {
         }
         group.bodies.push(body);
         if let Some(parent) = bone.parent {
-            group.joints.push(human_joint(group, first, parent, bone));
+            let joint = human_joint(group, first, parent, bone);
+            group.joints.push(joint.into());
         }
     }
 }
@@ -212,7 +213,7 @@ impl RainScript {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::description::find_scene;
+    use crate::description::{JointDesc, find_scene};
 
     #[test]
     fn rain_fills_forty_columns_then_cycles() {
@@ -242,14 +243,17 @@ mod tests {
     #[test]
     fn human_joint_anchors_meet_at_the_pivot() {
         let group = rain_group(2, 7);
+        let world_anchors = |joint: &JointDesc| {
+            let ((body_a, body_b), (anchor_a, anchor_b)) = (joint.bodies(), joint.local_anchors());
+            let a = group.bodies[body_a].position + anchor_a;
+            (a, group.bodies[body_b].position + anchor_b)
+        };
         for joint in &group.joints {
-            let a = group.bodies[joint.body_a].position + joint.local_anchor_a;
-            let b = group.bodies[joint.body_b].position + joint.local_anchor_b;
+            let (a, b) = world_anchors(joint);
             assert!((a - b).length() < 1e-5, "{a:?} vs {b:?}");
         }
         // Torso pivot of the first human of group (2, 7): x = −125 + 6.25·7.5, y = 40 + 90 + 1.
-        let torso = &group.joints[0];
-        let pivot = group.bodies[torso.body_a].position + torso.local_anchor_a;
+        let (pivot, _) = world_anchors(&group.joints[0]);
         assert!((pivot.x - (-125.0 + 6.25 * 7.5)).abs() < 1e-4);
         assert!((pivot.y - 131.0).abs() < 1e-4);
     }

@@ -1,16 +1,24 @@
 //! The registry of described scenes: each scene's fixed facts ([`SceneSpec`]) and how to build
 //! its initial group, probes and script.
+//!
+//! Two lists: [`SCENES`], the benchmark scenes (what a timing run means by "all"), and
+//! [`VALIDATION_SCENES`], small scenes with quality figures and no timing interest (stacks,
+//! heavy-on-light, pendulums). [`find_scene`] looks in both.
 
+use super::column::{BOARD, UNIT_BOX, column};
 use super::model::BodyGroup;
+use super::pendulum::{pendulum_distance, pendulum_revolute};
 use super::probes::Probes;
 use super::rain::{RainScript, rain_ground};
 use super::script::SceneScript;
 use super::{
-    compounds::compounds, joint_grid::joint_grid, large_pyramid::large_pyramid,
-    many_pyramids::many_pyramids, sleeping_field, smash::smash, spinner::spinner, tumbler::tumbler,
+    card_lean::card_lean, compounds::compounds, heavy_on_light::heavy_on_light,
+    joint_grid::joint_grid, large_pyramid::large_pyramid, many_pyramids::many_pyramids,
+    sleeping_field, smash::smash, spinner::spinner, tumbler::tumbler,
 };
 use prism::Vec2;
 
+/// Which scene a [`SceneSpec`] describes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SceneId {
     LargePyramid,
@@ -23,9 +31,19 @@ pub enum SceneId {
     Compounds,
     SleepingField,
     SleepingFieldBaseline,
+    /// A column of `n` unit boxes.
+    Column(usize),
+    /// A column of 30 boards 1 m × 0.1 m.
+    Boards30,
+    CardLean,
+    /// A box `ratio` times heavier than the unit box it rests on.
+    HeavyOnLight(u32),
+    PendulumDistance,
+    PendulumRevolute,
 }
 
-/// The fixed facts of a scene.
+/// The fixed facts of a scene: which it is, its name, its step count, whether bodies may
+/// sleep, its gravity, and whether it has joints (joint scenes report the joint error).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SceneSpec {
     pub id: SceneId,
@@ -99,15 +117,88 @@ const fn spec(
     }
 }
 
-/// Looks a scene up by name.
+/// The validation scenes: run at the engines' defaults with sleeping off, judged by their
+/// figures ([`crate::figures`]), not timed. Columns and boards stand 20 s, the card house 10 s,
+/// heavy-on-light 5 s; the pendulums swing 40 s, ten of their periods.
+pub const VALIDATION_SCENES: [SceneSpec; 9] = [
+    spec(
+        SceneId::Column(10),
+        "column_10",
+        1200,
+        false,
+        GRAVITY,
+        false,
+    ),
+    spec(
+        SceneId::Column(20),
+        "column_20",
+        1200,
+        false,
+        GRAVITY,
+        false,
+    ),
+    spec(
+        SceneId::Column(30),
+        "column_30",
+        1200,
+        false,
+        GRAVITY,
+        false,
+    ),
+    spec(SceneId::Boards30, "boards_30", 1200, false, GRAVITY, false),
+    spec(SceneId::CardLean, "card_lean", 600, false, GRAVITY, false),
+    spec(
+        SceneId::HeavyOnLight(100),
+        "heavy_on_light_100",
+        300,
+        false,
+        GRAVITY,
+        false,
+    ),
+    spec(
+        SceneId::HeavyOnLight(1000),
+        "heavy_on_light_1000",
+        300,
+        false,
+        GRAVITY,
+        false,
+    ),
+    spec(
+        SceneId::PendulumDistance,
+        "pendulum_distance",
+        2400,
+        false,
+        GRAVITY,
+        true,
+    ),
+    spec(
+        SceneId::PendulumRevolute,
+        "pendulum_revolute",
+        2400,
+        false,
+        GRAVITY,
+        true,
+    ),
+];
+
+/// Looks a scene up by name, benchmark scenes first.
 pub fn find_scene(name: &str) -> Option<SceneSpec> {
-    SCENES.iter().copied().find(|s| s.name == name)
+    SCENES
+        .iter()
+        .chain(&VALIDATION_SCENES)
+        .copied()
+        .find(|s| s.name == name)
 }
 
 impl SceneSpec {
     /// Pyramid scenes report the drop of their top boxes.
     pub fn is_pyramid(&self) -> bool {
         matches!(self.id, SceneId::LargePyramid | SceneId::ManyPyramids)
+    }
+
+    /// Validation scenes are judged by the figures of their probes' check, not timed.
+    pub fn is_validation(&self) -> bool {
+        VALIDATION_SCENES.iter().any(|s| s.id == self.id)
     }
 
     /// Motor scenes report the achieved speed of their motor-driven body.
@@ -128,6 +219,12 @@ impl SceneSpec {
             SceneId::Compounds => (compounds(), Probes::default()),
             SceneId::SleepingField => (sleeping_field::sleeping_field(), Probes::default()),
             SceneId::SleepingFieldBaseline => (sleeping_field::bouncing_pen(), Probes::default()),
+            SceneId::Column(count) => column(count, UNIT_BOX),
+            SceneId::Boards30 => column(30, BOARD),
+            SceneId::CardLean => card_lean(),
+            SceneId::HeavyOnLight(ratio) => heavy_on_light(ratio as f32),
+            SceneId::PendulumDistance => pendulum_distance(),
+            SceneId::PendulumRevolute => pendulum_revolute(),
         }
     }
 
@@ -143,6 +240,35 @@ impl SceneSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every validation scene carries a check and the subjects it reads, and its step count is
+    /// its duration at 60 Hz.
+    #[test]
+    fn validation_scenes_carry_their_checks() {
+        let expected = [
+            ("column_10", 11, 10, 20.0),
+            ("column_20", 21, 20, 20.0),
+            ("column_30", 31, 30, 20.0),
+            ("boards_30", 31, 30, 20.0),
+            ("card_lean", 8, 7, 10.0),
+            ("heavy_on_light_100", 3, 2, 5.0),
+            ("heavy_on_light_1000", 3, 2, 5.0),
+            ("pendulum_distance", 2, 1, 40.0),
+            ("pendulum_revolute", 2, 1, 40.0),
+        ];
+        assert_eq!(expected.len(), VALIDATION_SCENES.len());
+        for (name, bodies, subjects, seconds) in expected {
+            let spec = find_scene(name).unwrap();
+            assert!(spec.is_validation() && !spec.sleep_enabled, "{name}");
+            let (group, probes) = spec.build();
+            assert_eq!(group.bodies.len(), bodies, "{name}");
+            assert_eq!(probes.subjects.len(), subjects, "{name}");
+            let check = probes.check.expect("validation scenes carry a check");
+            assert!(probes.subjects.len() >= check.subjects_needed(), "{name}");
+            assert_eq!(spec.steps, (seconds * 60.0) as usize, "{name}");
+        }
+        assert!(SCENES.iter().all(|s| !s.is_validation()));
+    }
 
     /// Bodies, shapes and joints of each scene against the counters Box2D v3 reports for them
     /// (rain: once all 40 columns exist).

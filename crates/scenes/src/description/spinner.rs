@@ -49,11 +49,12 @@ pub(super) fn spinner() -> (BodyGroup, Probes) {
     let probes = Probes {
         top_boxes: Vec::new(),
         motor_body: Some(1),
+        ..Probes::default()
     };
     (
         BodyGroup {
             bodies,
-            joints: vec![joint],
+            joints: vec![joint.into()],
         },
         probes,
     )

@@ -19,7 +19,9 @@ use prism::Vec2;
 /// What a heavy-on-light check needs to know.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HeavyOnLightCheck {
+    /// Half extents of the light box, the first subject (m).
     pub light_half_extents: Vec2,
+    /// Half extents of the heavy box, the second subject (m).
     pub heavy_half_extents: Vec2,
     /// The height of the ground's top face (m).
     pub ground_top: f32,
@@ -28,7 +30,9 @@ pub struct HeavyOnLightCheck {
 /// A quantity at the end of the run and its largest value over the run.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct EndAndMax {
+    /// The value after the last step.
     pub end: f32,
+    /// The largest value over the run (the state as built included).
     pub max: f32,
 }
 
@@ -50,8 +54,11 @@ impl EndAndMax {
 /// The figures of a heavy box on a light one (see the module notes).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HeavyOnLightFigures {
+    /// How far the light box reaches below the ground line (m).
     pub light_ground_overlap: EndAndMax,
+    /// The penetration depth of the heavy box into the light one (m; negative: a gap).
     pub heavy_light_overlap: EndAndMax,
+    /// How far the light box moved sideways (m).
     pub light_sideways: EndAndMax,
 }
 

@@ -56,6 +56,7 @@ impl Pose {
 pub struct Trace {
     /// Seconds per step.
     pub time_step: f32,
+    /// The subjects' poses, sample by sample.
     pub poses: Vec<Vec<Pose>>,
 }
 
@@ -92,16 +93,22 @@ impl Trace {
 /// What a validation scene measures.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Check {
+    /// A stack on the ground; the subjects from bottom to top.
     Stack(StackCheck),
+    /// A heavy box on a light one; the subjects: light, heavy.
     HeavyOnLight(HeavyOnLightCheck),
+    /// A body swinging about a fixed pivot; the subject: that body.
     Pendulum(PendulumCheck),
 }
 
 /// The figures of one run.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Figures {
+    /// The figures of a [`Check::Stack`].
     Stack(StackFigures),
+    /// The figures of a [`Check::HeavyOnLight`].
     HeavyOnLight(HeavyOnLightFigures),
+    /// The figures of a [`Check::Pendulum`].
     Pendulum(PendulumFigures),
 }
 
@@ -152,8 +159,11 @@ pub enum Value {
 /// one: the printer adds the unit it prints in), its value.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Figure {
+    /// The JSON key.
     pub key: &'static str,
+    /// The table column label.
     pub label: &'static str,
+    /// The value.
     pub value: Value,
 }
 

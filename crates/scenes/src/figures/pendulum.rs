@@ -64,6 +64,7 @@ pub struct PendulumFigures {
     pub period_error: Option<f64>,
     /// `1 − θpeak/θ₀` of the swing completing the last measured period.
     pub amplitude_loss: Option<f64>,
+    /// The largest joint length error over the run (m).
     pub max_length_error: f32,
 }
 

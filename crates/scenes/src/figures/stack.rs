@@ -30,11 +30,17 @@ pub struct StackCheck {
 /// The figures of a stack (see the module notes for their definitions).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StackFigures {
+    /// The top's largest sideways drift over the run (m).
     pub max_top_drift: f32,
+    /// The top's sideways drift at the end (m).
     pub final_top_drift: f32,
+    /// When the top's drift first exceeded [`DRIFT_THRESHOLD`] (s); `None`: never.
     pub drift_time: Option<f32>,
+    /// How far the top ended below its start (m).
     pub top_sink: f32,
+    /// The bodies that ended outside the stand tolerance.
     pub fallen: usize,
+    /// Whether none fell.
     pub stood: bool,
 }
 
