@@ -1,32 +1,41 @@
 //! # scenes — canonical scenes shared by tests, benchmarks and tools
 //!
-//! Two kinds of scene live here:
+//! Three kinds of scene live here:
 //!
-//! - **Benchmark scenes** ([`description`]): the eight scenes of shared/BENCHMARKS.md (Box2D
-//!   v3's benchmark definitions, release sizes) described once as engine-neutral data — bodies,
-//!   shapes, revolute joints, and a script for scenes that change while they run. Prism builds
-//!   them through [`prism_build`]; prism-bench's Box2D and Rapier backends build the very same
-//!   data, so a comparison can never be between two drifting copies of a scene. Beside
-//!   BENCHMARKS.md's eight, the description holds the sleeping field (1,000 pyramids created
-//!   asleep beside 10 bouncing boxes) and its baseline (the bouncing boxes alone), which
-//!   measure what resting bodies cost.
-//! - **Validation scenes**: small Prism worlds with a known answer (a resting box, a pyramid, a
-//!   box on an incline, a bouncing ball, a line of dominoes), used by tests and quick looks.
+//! - **Benchmark scenes** ([`description`]): Box2D v3's eight benchmark scenes (its benchmark
+//!   definitions, release sizes) described once as engine-neutral data — bodies, shapes,
+//!   joints, and a script for scenes that change while they run. Prism builds them through
+//!   [`prism_build`]; prism-bench's Box2D and Rapier backends build the very same data, so a
+//!   comparison can never be between two drifting copies of a scene. Beside those eight, the
+//!   description holds the sleeping field (1,000 pyramids created asleep beside 10 bouncing
+//!   boxes) and its baseline (the bouncing boxes alone), which measure what resting bodies
+//!   cost.
+//! - **Described validation scenes** (also [`description`]): small engine-neutral scenes that
+//!   compare the engines' quality rather than their speed — columns of boxes and boards, a
+//!   house of cards, a heavy box on a light one, pendulums on a distance and a revolute joint.
+//!   Each names its subject bodies and the check to make on them; [`figures`] computes the
+//!   check's figures from the subjects' poses over the run, the same code for every engine.
+//! - **Prism validation scenes**: small Prism worlds with a known answer (a resting box, a
+//!   pyramid, a box on an incline, a bouncing ball, a line of dominoes, ragdolls, chains),
+//!   used by tests and quick looks.
 //!
 //! All are reachable by name through [`SCENES`]: [`SceneInfo`] says how long a scene runs and
 //! with which settings, and [`build`] returns the world with the [`Probes`] a benchmark or test
-//! needs to judge quality (the top box of each pyramid and where it started).
+//! needs to judge quality (the top box of each pyramid and where it started, the subjects).
 //!
 //! ```text
 //!   description::SceneSpec ──► BodyGroup ──┬─► prism_build ──► prism::World
-//!                                          └─► prism-bench: Box2D, Rapier
+//!                          └─► Probes      └─► prism-bench: Box2D, Rapier
+//!   subjects' poses, step by step ──► figures::Trace ──► Check::evaluate ──► Figures
 //!   build("large_pyramid", workers) ──► Scene { world, info, probes }
 //! ```
 
 pub mod description;
+pub mod figures;
+#[cfg(test)]
+mod fingerprint;
 mod joints;
 pub mod prism_build;
-mod sleeping;
 mod validation;
 
 pub use joints::{chain_bridge, heavy_chain, ragdoll_pile};
@@ -43,9 +52,9 @@ pub struct SceneInfo {
     pub name: &'static str,
     /// The number of steps of a full run (Box2D's benchmark step count for benchmark scenes).
     pub steps: u32,
-    /// Whether the scene runs with sleeping enabled (BENCHMARKS.md for benchmark scenes).
+    /// Whether the scene runs with sleeping enabled (as Box2D's benchmark runs them, for benchmark scenes).
     pub enable_sleep: bool,
-    /// Whether it is one of BENCHMARKS.md's scenes (as opposed to a validation scene).
+    /// Whether it is one of the described benchmark scenes (as opposed to a validation scene).
     pub benchmark: bool,
     /// Fills the world.
     pub builder: Builder,
@@ -57,7 +66,8 @@ pub struct Probes {
     /// The top box of each pyramid and its starting height (m).
     pub pyramid_tops: Vec<(BodyId, f32)>,
     /// The bodies a validation scene is about (the resting box, the ball, the sliding box, the
-    /// dominoes in order).
+    /// dominoes in order; a described validation scene's subjects in its check's order; a
+    /// motor scene's motor body).
     pub subjects: Vec<BodyId>,
 }
 
@@ -71,18 +81,18 @@ pub struct Scene {
 /// Every scene this crate can build, benchmark scenes first.
 pub const SCENES: &[SceneInfo] = &[
     info("large_pyramid", 500, false, true, |w| {
-        benchmark(w, "large_pyramid")
+        described(w, "large_pyramid")
     }),
     info("many_pyramids", 200, false, true, |w| {
-        benchmark(w, "many_pyramids")
+        described(w, "many_pyramids")
     }),
     info("joint_grid", 500, false, true, |w| {
-        benchmark(w, "joint_grid")
+        described(w, "joint_grid")
     }),
-    info("smash", 300, true, true, |w| benchmark(w, "smash")),
-    info("spinner", 500, true, true, |w| benchmark(w, "spinner")),
-    info("tumbler", 750, true, true, |w| benchmark(w, "tumbler")),
-    info("compounds", 500, true, true, |w| benchmark(w, "compounds")),
+    info("smash", 300, true, true, |w| described(w, "smash")),
+    info("spinner", 500, true, true, |w| described(w, "spinner")),
+    info("tumbler", 750, true, true, |w| described(w, "tumbler")),
+    info("compounds", 500, true, true, |w| described(w, "compounds")),
     info("resting_box", 120, false, false, resting_box),
     info("pyramid", 600, false, false, |w| pyramid(w, 20)),
     info("incline", 120, false, false, |w| {
@@ -93,13 +103,40 @@ pub const SCENES: &[SceneInfo] = &[
     }),
     info("dominoes", 300, false, false, |w| dominoes(w, 20)),
     info("sleeping_field", 600, true, true, |w| {
-        benchmark(w, "sleeping_field")
+        described(w, "sleeping_field")
     }),
     info("ragdoll_pile", 600, true, false, ragdoll_pile),
     info("chain_bridge", 600, true, false, chain_bridge),
     info("heavy_chain", 600, true, false, heavy_chain),
     info("sleeping_field_baseline", 600, true, true, |w| {
-        benchmark(w, "sleeping_field_baseline")
+        described(w, "sleeping_field_baseline")
+    }),
+    info("column_10", 1200, false, false, |w| {
+        described(w, "column_10")
+    }),
+    info("column_20", 1200, false, false, |w| {
+        described(w, "column_20")
+    }),
+    info("column_30", 1200, false, false, |w| {
+        described(w, "column_30")
+    }),
+    info("boards_30", 1200, false, false, |w| {
+        described(w, "boards_30")
+    }),
+    info("card_lean", 600, false, false, |w| {
+        described(w, "card_lean")
+    }),
+    info("heavy_on_light_100", 300, false, false, |w| {
+        described(w, "heavy_on_light_100")
+    }),
+    info("heavy_on_light_1000", 300, false, false, |w| {
+        described(w, "heavy_on_light_1000")
+    }),
+    info("pendulum_distance", 2400, false, false, |w| {
+        described(w, "pendulum_distance")
+    }),
+    info("pendulum_revolute", 2400, false, false, |w| {
+        described(w, "pendulum_revolute")
     }),
 ];
 
@@ -124,7 +161,7 @@ pub fn scene_info(name: &str) -> Option<SceneInfo> {
     SCENES.iter().copied().find(|s| s.name == name)
 }
 
-/// The world settings a scene runs with: BENCHMARKS.md's method (Box2D's defaults, 60 Hz,
+/// The world settings a scene runs with: Box2D's benchmark method (its defaults, 60 Hz,
 /// gravity (0, −10) unless the scene says otherwise), with the scene's sleep flag, continuous
 /// collision off (Prism has none yet) and `workers` threads.
 pub fn world_def(info: &SceneInfo, workers: u32) -> WorldDef {
@@ -157,15 +194,16 @@ pub fn build_with(info: SceneInfo, def: WorldDef) -> Result<Scene, PrismError> {
 pub const DT: f32 = 1.0 / 60.0;
 pub const SUBSTEPS: u32 = 4;
 
-/// Builds the benchmark scene `name` from its engine-neutral description (its gravity, its
-/// bodies, its probes). Rain is not offered here: it changes while it runs, which only
-/// prism-bench's runner scripts.
-fn benchmark(world: &mut World, name: &str) -> Result<Probes, PrismError> {
+/// Builds the described scene `name` from its engine-neutral description (its gravity, its
+/// bodies, its probes: a motor scene's motor body, a validation scene's subjects in order).
+/// Rain is not offered here: it changes while it runs, which only prism-bench's runner
+/// scripts.
+fn described(world: &mut World, name: &str) -> Result<Probes, PrismError> {
     let Some(spec) = description::find_scene(name) else {
         return Err(PrismError::InvalidCount {
-            field: "benchmark scene",
+            field: "described scene",
             value: 0,
-            requirement: "a scene of description::SCENES",
+            requirement: "a scene of description::SCENES or VALIDATION_SCENES",
         });
     };
     world.set_gravity(spec.gravity)?;
@@ -176,13 +214,10 @@ fn benchmark(world: &mut World, name: &str) -> Result<Probes, PrismError> {
         .iter()
         .map(|&i| (built.bodies[i], group.bodies[i].position.y))
         .collect();
+    let subjects = probes.motor_body.iter().chain(&probes.subjects);
     Ok(Probes {
         pyramid_tops,
-        subjects: probes
-            .motor_body
-            .map(|i| built.bodies[i])
-            .into_iter()
-            .collect(),
+        subjects: subjects.map(|&i| built.bodies[i]).collect(),
     })
 }
 
@@ -190,14 +225,72 @@ fn benchmark(world: &mut World, name: &str) -> Result<Probes, PrismError> {
 mod tests {
     use super::*;
 
-    /// The registry's benchmark entries agree with the descriptions they build.
+    /// The registry's described entries (benchmark and validation scenes) agree with the
+    /// descriptions they build.
     #[test]
-    fn benchmark_entries_match_their_descriptions() {
-        for info in SCENES.iter().filter(|s| s.benchmark) {
-            let spec = description::find_scene(info.name).expect("described");
+    fn described_entries_match_their_descriptions() {
+        let described = description::SCENES
+            .iter()
+            .chain(&description::VALIDATION_SCENES);
+        let mut found = 0;
+        for spec in described.filter(|s| s.name != "rain") {
+            let info = scene_info(spec.name).expect("registered");
             assert_eq!(info.steps as usize, spec.steps, "{}", info.name);
             assert_eq!(info.enable_sleep, spec.sleep_enabled, "{}", info.name);
+            assert_eq!(info.benchmark, !spec.is_validation(), "{}", info.name);
+            found += 1;
         }
+        assert_eq!(found, 9 + 9);
+    }
+
+    /// Each validation scene builds in Prism with its bodies (the ground or pivot included),
+    /// its joints, and its subjects in order.
+    #[test]
+    fn validation_scenes_build_in_prism() {
+        let expected = [
+            ("column_10", 11, 0),
+            ("column_20", 21, 0),
+            ("column_30", 31, 0),
+            ("boards_30", 31, 0),
+            ("card_lean", 8, 0),
+            ("heavy_on_light_100", 3, 0),
+            ("heavy_on_light_1000", 3, 0),
+            ("pendulum_distance", 2, 1),
+            ("pendulum_revolute", 2, 1),
+        ];
+        for (name, bodies, joints) in expected {
+            let scene = build(name, 1).expect("known").expect("builds");
+            assert_eq!(scene.world.counters().bodies, bodies, "{name}");
+            assert_eq!(scene.world.joint_ids().len(), joints, "{name}");
+            let spec = description::find_scene(name).unwrap();
+            let (group, probes) = spec.build();
+            assert_eq!(scene.probes.subjects.len(), probes.subjects.len(), "{name}");
+            for (&id, &index) in scene.probes.subjects.iter().zip(&probes.subjects) {
+                let desc = &group.bodies[index];
+                let at = scene.world.position(id).unwrap();
+                let angle = scene.world.rotation(id).unwrap().angle();
+                assert!((at - desc.position).length() < 1e-6, "{name}: {at:?}");
+                assert!((angle - desc.angle).abs() < 1e-6, "{name}: {angle}");
+            }
+        }
+    }
+
+    /// The distance pendulum's joint is a rigid rod in Prism: 0.5 s after its release at 150°
+    /// the bob is still 1 m from the pivot, to within the soft joint's millimetre, and has
+    /// swung down to about 108° (integrating θ̈ = −10 sin θ: 107.9°, so y = 2.308 m).
+    #[test]
+    fn distance_pendulum_keeps_its_length_in_prism() {
+        let mut scene = build("pendulum_distance", 1)
+            .expect("known")
+            .expect("builds");
+        let bob = scene.probes.subjects[0];
+        for _ in 0..30 {
+            scene.world.step(DT, SUBSTEPS).expect("steps");
+        }
+        let pivot = prism::Vec2::new(0.0, 2.0);
+        let at = scene.world.position(bob).unwrap();
+        assert!(((at - pivot).length() - 1.0).abs() < 1e-3, "{at:?}");
+        assert!((at.y - 2.308).abs() < 0.02, "{at:?}");
     }
 
     #[test]
@@ -214,7 +307,7 @@ mod tests {
     #[test]
     fn sleeping_field_stays_asleep_except_the_bouncers() {
         let mut scene = build("sleeping_field", 1).expect("known").expect("builds");
-        let bouncers = sleeping::BOUNCERS;
+        let bouncers = description::sleeping_field::BOUNCERS;
         for _ in 0..60 {
             scene.world.step(DT, SUBSTEPS).expect("steps");
         }

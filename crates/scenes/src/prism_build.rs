@@ -3,11 +3,12 @@
 //! run the same bodies.
 
 use crate::description::{
-    BodyDesc, BodyGroup, BodyKind, Filter, Geometry, RevoluteDesc, ShapeDesc,
+    BodyDesc, BodyGroup, BodyKind, DistanceDesc, Filter, Geometry, JointDesc, RevoluteDesc,
+    ShapeDesc,
 };
 use prism::{
-    BodyDef, BodyId, BodyType, Capsule, Circle, JointDef, JointId, PrismError, RevoluteJointDef,
-    Rot, Segment, ShapeDef, World, make_offset_box, make_polygon,
+    BodyDef, BodyId, BodyType, Capsule, Circle, DistanceJointDef, JointDef, JointId, PrismError,
+    RevoluteJointDef, Rot, Segment, ShapeDef, World, make_offset_box, make_polygon,
 };
 
 /// The bodies and joints one group became, in group order.
@@ -42,7 +43,7 @@ fn insert_bodies(
         }
     }
     for joint in &group.joints {
-        let created = create_revolute(world, group, &built.bodies, joint)?;
+        let created = create_joint(world, group, &built.bodies, joint)?;
         built.joints.push(created);
     }
     // Bodies created asleep start asleep only where the world sleeps at all, as in Box2D.
@@ -56,25 +57,47 @@ fn insert_bodies(
     Ok(())
 }
 
-/// A description's revolute joint, with the relative angle zero at creation (the reference
-/// angle is the bodies' relative angle then) and no contacts between the two bodies (Box2D's
+/// A description's joint, with no contacts between its two bodies (Box2D's
 /// `collideConnected = false`). `None` when both bodies are static.
-fn create_revolute(
+fn create_joint(
     world: &mut World,
     group: &BodyGroup,
     bodies: &[BodyId],
-    desc: &RevoluteDesc,
+    desc: &JointDesc,
 ) -> Result<Option<JointId>, PrismError> {
-    let is_static = |i: usize| group.bodies[i].kind == BodyKind::Static;
-    if is_static(desc.body_a) && is_static(desc.body_b) {
+    let (a, b) = desc.bodies();
+    let (Some(desc_a), Some(desc_b)) = (group.bodies.get(a), group.bodies.get(b)) else {
+        return Err(PrismError::InvalidCount {
+            field: "JointDesc body index",
+            value: u32::try_from(a.max(b)).unwrap_or(u32::MAX),
+            requirement: "less than the group's body count",
+        });
+    };
+    if desc_a.kind == BodyKind::Static && desc_b.kind == BodyKind::Static {
         return Ok(None);
     }
-    let (body_a, body_b) = (bodies[desc.body_a], bodies[desc.body_b]);
-    let mut def = RevoluteJointDef::new(JointDef {
-        local_anchor_a: desc.local_anchor_a,
-        local_anchor_b: desc.local_anchor_b,
-        ..JointDef::new(body_a, body_b)
-    });
+    let (local_anchor_a, local_anchor_b) = desc.local_anchors();
+    let base = JointDef {
+        local_anchor_a,
+        local_anchor_b,
+        ..JointDef::new(bodies[a], bodies[b])
+    };
+    let joint = match desc {
+        JointDesc::Revolute(revolute) => create_revolute(world, base, revolute)?,
+        JointDesc::Distance(distance) => create_distance(world, base, distance)?,
+    };
+    Ok(Some(joint))
+}
+
+/// A revolute joint whose relative angle is zero at creation (the reference angle is the
+/// bodies' relative angle then).
+fn create_revolute(
+    world: &mut World,
+    base: JointDef,
+    desc: &RevoluteDesc,
+) -> Result<JointId, PrismError> {
+    let (body_a, body_b) = (base.body_a, base.body_b);
+    let mut def = RevoluteJointDef::new(base);
     def.reference_angle = world.rotation(body_b)?.angle() - world.rotation(body_a)?.angle();
     let joint = &mut def.settings;
     if let Some([lower, upper]) = desc.limits {
@@ -91,7 +114,26 @@ fn create_revolute(
             joint.max_motor_torque,
         ) = (true, motor.speed, motor.max_torque);
     }
-    world.create_revolute_joint(&def).map(Some)
+    world.create_revolute_joint(&def)
+}
+
+/// A distance joint: rigid at its length, or a spring kept between optional limits.
+fn create_distance(
+    world: &mut World,
+    base: JointDef,
+    desc: &DistanceDesc,
+) -> Result<JointId, PrismError> {
+    let mut def = DistanceJointDef::new(base);
+    let joint = &mut def.settings;
+    joint.length = desc.length;
+    if let Some(spring) = desc.spring {
+        (joint.enable_spring, joint.hertz, joint.damping_ratio) =
+            (true, spring.hertz, spring.damping_ratio);
+    }
+    if let Some([min, max]) = desc.limits {
+        (joint.enable_limit, joint.min_length, joint.max_length) = (true, min, max);
+    }
+    world.create_distance_joint(&def)
 }
 
 /// Destroys a built group's bodies (their shapes, contacts and joints go with them).
@@ -110,6 +152,7 @@ fn body_def(desc: &BodyDesc) -> BodyDef {
     BodyDef {
         body_type,
         position: desc.position,
+        rotation: Rot::from_angle(desc.angle),
         linear_velocity: desc.linear_velocity,
         linear_damping: desc.linear_damping,
         enable_sleep: desc.can_sleep,

@@ -8,12 +8,19 @@
 //! and measure, so it is the fairest opponent, and it keeps this file free of task-system
 //! `unsafe`.
 //!
-//! **Settings.** Box2D's world defaults are BENCHMARKS.md's (contact hertz 30, damping ratio
+//! **Settings.** Box2D's world defaults are the benchmark's (contact hertz 30, damping ratio
 //! 10, push speed 3 m/s, joint hertz 60, joint damping ratio 2, slop 0.005, restitution
 //! threshold 1 m/s, maximum linear speed 400 m/s; friction mixed as `sqrt(f1·f2)`,
 //! restitution as `max`). We change only gravity, sleeping (per scene) and continuous
 //! collision, which is **off** unless `--continuous` is given (Prism has none yet).
-//! Contact recycling stays on (its default).
+//! Contact recycling stays on (its default) unless `--no-recycling` is given: then the
+//! world's recycle distance is set to 0 (`b2World_SetContactRecycleDistance`, Box2D's
+//! world-wide switch; `b2BodyDef::enableContactRecycling` is the per-body one).
+//!
+//! **Joints.** A revolute joint's second frame is turned by the bodies' relative angle at
+//! creation, so the joint angle starts at zero (as in the description and in Prism). A
+//! distance joint is rigid unless it has a spring (Box2D's `enableSpring = false` ignores
+//! limits and motor).
 //!
 //! **Safety.** Every Box2D call is an `unsafe` FFI call. The invariants that make them sound
 //! are few and local: the world id is created in [`create`] and destroyed only in `Drop`;
@@ -24,9 +31,10 @@
 
 use boxdd_sys::ffi as b2;
 
-use crate::engine::{BenchError, Counters, Engine, WorldSettings};
+use crate::engine::{BenchError, BodySample, Counters, Engine, WorldSettings};
 use scenes::description::{
-    BodyDesc, BodyGroup, BodyKind, Geometry, RevoluteDesc, SUBSTEPS, ShapeDesc, TIME_STEP, Vec2,
+    BodyDesc, BodyGroup, BodyKind, DistanceDesc, Geometry, JointDesc, RevoluteDesc, SUBSTEPS,
+    ShapeDesc, TIME_STEP, Vec2,
 };
 
 /// The bodies and joints Box2D created for one group.
@@ -37,13 +45,16 @@ struct GroupRecord {
     joints: Vec<JointRecord>,
 }
 
-/// A joint with its two bodies and local anchors, for the anchor-separation figure.
+/// A joint with its two bodies, local anchors and the distance it keeps, for the joint
+/// error figure.
 struct JointRecord {
     id: b2::b2JointId,
     body_a: b2::b2BodyId,
     body_b: b2::b2BodyId,
     local_anchor_a: b2::b2Vec2,
     local_anchor_b: b2::b2Vec2,
+    /// See `JointDesc::kept_distance`.
+    kept_distance: Option<f32>,
 }
 
 /// One Box2D world.
@@ -86,6 +97,11 @@ fn to_b2(v: Vec2) -> b2::b2Vec2 {
 
 const ROT_IDENTITY: b2::b2Rot = b2::b2Rot { c: 1.0, s: 0.0 };
 
+fn rot(angle: f32) -> b2::b2Rot {
+    let (s, c) = angle.sin_cos();
+    b2::b2Rot { c, s }
+}
+
 /// Creates an empty Box2D world for `settings` (the registry's constructor).
 pub fn create(settings: &WorldSettings) -> Result<Box<dyn Engine>, BenchError> {
     let workers = i32::try_from(settings.threads)
@@ -98,6 +114,10 @@ pub fn create(settings: &WorldSettings) -> Result<Box<dyn Engine>, BenchError> {
     def.workerCount = workers;
     // SAFETY: `def` is a valid definition made by b2DefaultWorldDef and lives across the call.
     let world = unsafe { b2::b2CreateWorld(&def) };
+    if !settings.contact_recycling {
+        // SAFETY: the world was just created and is alive.
+        unsafe { b2::b2World_SetContactRecycleDistance(world, 0.0) };
+    }
     Ok(Box::new(Box2dEngine {
         world,
         groups: Vec::new(),
@@ -115,6 +135,7 @@ impl Box2dEngine {
             BodyKind::Dynamic => b2::b2BodyType_b2_dynamicBody,
         };
         def.position = to_b2(desc.position);
+        def.rotation = rot(desc.angle);
         def.linearVelocity = to_b2(desc.linear_velocity);
         def.linearDamping = desc.linear_damping;
         def.isAwake = !desc.starts_asleep;
@@ -128,16 +149,44 @@ impl Box2dEngine {
         Ok(body)
     }
 
-    fn create_joint(&self, bodies: &[b2::b2BodyId], desc: &RevoluteDesc) -> JointRecord {
+    fn create_joint(
+        &self,
+        group: &BodyGroup,
+        bodies: &[b2::b2BodyId],
+        desc: &JointDesc,
+    ) -> JointRecord {
+        let (a, b) = desc.bodies();
+        let (local_anchor_a, local_anchor_b) = desc.local_anchors();
+        // Every kind's default definition starts from the same default base (Box2D's
+        // `b2DefaultJointDef`, which is not exported): take the revolute one's.
+        // SAFETY: b2DefaultRevoluteJointDef only returns a value.
+        let mut base = unsafe { b2::b2DefaultRevoluteJointDef() }.base;
+        base.bodyIdA = bodies[a];
+        base.bodyIdB = bodies[b];
+        base.localFrameA.p = to_b2(local_anchor_a);
+        base.localFrameB.p = to_b2(local_anchor_b);
+        let id = match desc {
+            JointDesc::Revolute(revolute) => {
+                let relative = group.bodies[b].angle - group.bodies[a].angle;
+                base.localFrameB.q = rot(-relative);
+                self.create_revolute(base, revolute)
+            }
+            JointDesc::Distance(distance) => self.create_distance(base, distance),
+        };
+        JointRecord {
+            id,
+            body_a: bodies[a],
+            body_b: bodies[b],
+            local_anchor_a: base.localFrameA.p,
+            local_anchor_b: base.localFrameB.p,
+            kept_distance: desc.kept_distance(),
+        }
+    }
+
+    fn create_revolute(&self, base: b2::b2JointDef, desc: &RevoluteDesc) -> b2::b2JointId {
         // SAFETY: b2DefaultRevoluteJointDef only returns a value.
         let mut def = unsafe { b2::b2DefaultRevoluteJointDef() };
-        let (body_a, body_b) = (bodies[desc.body_a], bodies[desc.body_b]);
-        let (local_anchor_a, local_anchor_b) =
-            (to_b2(desc.local_anchor_a), to_b2(desc.local_anchor_b));
-        def.base.bodyIdA = body_a;
-        def.base.bodyIdB = body_b;
-        def.base.localFrameA.p = local_anchor_a;
-        def.base.localFrameB.p = local_anchor_b;
+        def.base = base;
         if let Some([lower, upper]) = desc.limits {
             def.enableLimit = true;
             def.lowerAngle = lower;
@@ -155,14 +204,27 @@ impl Box2dEngine {
         }
         // SAFETY: the world and both bodies are alive (just created in this group), and
         // `def` outlives the call.
-        let id = unsafe { b2::b2CreateRevoluteJoint(self.world, &def) };
-        JointRecord {
-            id,
-            body_a,
-            body_b,
-            local_anchor_a,
-            local_anchor_b,
+        unsafe { b2::b2CreateRevoluteJoint(self.world, &def) }
+    }
+
+    fn create_distance(&self, base: b2::b2JointDef, desc: &DistanceDesc) -> b2::b2JointId {
+        // SAFETY: b2DefaultDistanceJointDef only returns a value.
+        let mut def = unsafe { b2::b2DefaultDistanceJointDef() };
+        def.base = base;
+        def.length = desc.length;
+        if let Some(spring) = desc.spring {
+            def.enableSpring = true;
+            def.hertz = spring.hertz;
+            def.dampingRatio = spring.damping_ratio;
         }
+        if let Some([min, max]) = desc.limits {
+            def.enableLimit = true;
+            def.minLength = min;
+            def.maxLength = max;
+        }
+        // SAFETY: the world and both bodies are alive (just created in this group), and
+        // `def` outlives the call.
+        unsafe { b2::b2CreateDistanceJoint(self.world, &def) }
     }
 }
 
@@ -356,11 +418,11 @@ impl Engine for Box2dEngine {
         if self.groups.get(slot).is_some_and(Option::is_some) {
             return Err(BenchError::new(format!("group slot {slot} is taken")));
         }
-        if let Some(joint) = group
-            .joints
-            .iter()
-            .find(|j| j.body_a >= group.bodies.len() || j.body_b >= group.bodies.len())
-        {
+        let bodies = group.bodies.len();
+        if let Some(joint) = group.joints.iter().find(|j| {
+            let (a, b) = j.bodies();
+            a >= bodies || b >= bodies
+        }) {
             return Err(BenchError::new(format!(
                 "joint names a missing body: {joint:?}"
             )));
@@ -378,7 +440,8 @@ impl Engine for Box2dEngine {
             }
         }
         for desc in &group.joints {
-            record.joints.push(self.create_joint(&record.bodies, desc));
+            let joint = self.create_joint(group, &record.bodies, desc);
+            record.joints.push(joint);
         }
         if self.groups.len() <= slot {
             self.groups.resize_with(slot + 1, || None);
@@ -438,23 +501,30 @@ impl Engine for Box2dEngine {
             .fold(0.0, f32::max)
     }
 
-    fn body_position(&self, slot: usize, body: usize) -> Option<Vec2> {
+    fn body_sample(&self, slot: usize, body: usize) -> Option<BodySample> {
         let id = *self.groups.get(slot)?.as_ref()?.bodies.get(body)?;
-        // SAFETY: `id` is a live body of a stored group.
-        let p = unsafe { b2::b2Body_GetPosition(id) };
-        Some(Vec2::new(p.x, p.y))
-    }
-
-    fn body_angular_velocity(&self, slot: usize, body: usize) -> Option<f32> {
-        let id = *self.groups.get(slot)?.as_ref()?.bodies.get(body)?;
-        // SAFETY: `id` is a live body of a stored group.
-        Some(unsafe { b2::b2Body_GetAngularVelocity(id) })
+        // SAFETY: `id` is a live body of a stored group; these getters only read it.
+        let (p, q, v, w) = unsafe {
+            (
+                b2::b2Body_GetPosition(id),
+                b2::b2Body_GetRotation(id),
+                b2::b2Body_GetLinearVelocity(id),
+                b2::b2Body_GetAngularVelocity(id),
+            )
+        };
+        Some(BodySample {
+            position: Vec2::new(p.x, p.y),
+            angle: q.s.atan2(q.c),
+            linear_velocity: Vec2::new(v.x, v.y),
+            angular_velocity: w,
+        })
     }
 
     fn max_joint_error(&self) -> f32 {
         let joints = self.groups.iter().flatten().flat_map(|g| g.joints.iter());
         joints
-            .map(|joint| {
+            .filter_map(|joint| {
+                let kept = joint.kept_distance?;
                 // SAFETY: both bodies are live bodies of the joint's stored group.
                 let (a, b) = unsafe {
                     (
@@ -462,7 +532,7 @@ impl Engine for Box2dEngine {
                         b2::b2Body_GetWorldPoint(joint.body_b, joint.local_anchor_b),
                     )
                 };
-                (Vec2::new(a.x, a.y) - Vec2::new(b.x, b.y)).length()
+                Some(((Vec2::new(a.x, a.y) - Vec2::new(b.x, b.y)).length() - kept).abs())
             })
             .fold(0.0, f32::max)
     }

@@ -3,10 +3,10 @@
 //!
 //! A backend is a translator: it turns the engine-neutral scene data of [`scenes::description`]
 //! into its own bodies, shapes and joints, steps its world, and answers a few questions the
-//! quality figures need (deepest contact penetration now, where a body is, how fast a body
-//! spins, how far apart joint anchors have drifted). Everything else — which scene, how many
-//! steps, what is timed, how results are printed — is the runner's job, so every backend is
-//! timed by the same code.
+//! quality figures need (deepest contact penetration now, a body's pose and velocity, how far
+//! joint anchors have drifted from the distance they keep). Everything else — which scene, how
+//! many steps, what is timed, how results are printed — is the runner's job, so every backend
+//! is timed, and every validation scene judged, by the same code.
 //!
 //! The Prism backend (`src/prism_engine.rs`) is always built; cargo feature `compare` brings
 //! Box2D v3 (`boxdd-sys`) and Rapier (`rapier2d`). Asking for an engine that is not compiled in
@@ -42,19 +42,54 @@ pub struct WorldSettings {
     /// Worker threads, including the calling thread (≥ 1).
     pub threads: usize,
     /// Continuous collision against static geometry (Box2D's `enableContinuous`). Off by
-    /// default: BENCHMARKS.md compares with it off until Prism has it.
+    /// default: the comparisons run with it off until Prism has it.
     pub continuous: bool,
+    /// Contact recycling: reusing a touching pair's manifold while the two bodies have barely
+    /// moved relative to each other, instead of colliding the shapes again. On by default in
+    /// all three engines; off makes every engine collide every touching pair every step.
+    pub contact_recycling: bool,
 }
 
 impl WorldSettings {
-    pub fn for_scene(scene: &SceneSpec, threads: usize, continuous: bool) -> Self {
+    /// The settings for `scene` (its gravity and sleep flag) with the run's options.
+    pub fn for_scene(scene: &SceneSpec, threads: usize, options: EngineOptions) -> Self {
         Self {
             gravity: scene.gravity,
             sleep_enabled: scene.sleep_enabled,
             threads,
-            continuous,
+            continuous: options.continuous,
+            contact_recycling: options.contact_recycling,
         }
     }
+}
+
+/// The engine switches a run sets from the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    pub continuous: bool,
+    pub contact_recycling: bool,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        Self {
+            continuous: false,
+            contact_recycling: true,
+        }
+    }
+}
+
+/// A body's state at one moment.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BodySample {
+    /// World position of the body's origin (m).
+    pub position: Vec2,
+    /// Rotation (rad).
+    pub angle: f32,
+    /// Velocity of the centre of mass (m/s).
+    pub linear_velocity: Vec2,
+    /// Angular velocity (rad/s).
+    pub angular_velocity: f32,
 }
 
 /// Size counters of a world at one moment.
@@ -88,13 +123,23 @@ pub trait Engine {
     /// The deepest penetration over all current contact points, metres (0 if none overlap).
     fn deepest_penetration(&mut self) -> f32;
 
+    /// The pose and velocity of body `body` of the group in `slot`.
+    fn body_sample(&self, slot: usize, body: usize) -> Option<BodySample>;
+
     /// The world position of body `body` of the group in `slot`.
-    fn body_position(&self, slot: usize, body: usize) -> Option<Vec2>;
+    fn body_position(&self, slot: usize, body: usize) -> Option<Vec2> {
+        self.body_sample(slot, body).map(|s| s.position)
+    }
 
     /// The angular velocity of body `body` of the group in `slot`, rad/s.
-    fn body_angular_velocity(&self, slot: usize, body: usize) -> Option<f32>;
+    fn body_angular_velocity(&self, slot: usize, body: usize) -> Option<f32> {
+        self.body_sample(slot, body).map(|s| s.angular_velocity)
+    }
 
-    /// The largest distance between the world anchors of a joint's two bodies, metres.
+    /// The largest joint error over all joints, metres: how far the distance between a
+    /// joint's two world anchors is from the distance the joint keeps (0 for a revolute joint,
+    /// the length for a rigid distance joint; distance springs are left out, see
+    /// `JointDesc::kept_distance`).
     fn max_joint_error(&self) -> f32;
 
     /// Milliseconds spent so far in each phase and solver stage of the engine's steps, summed

@@ -1,16 +1,23 @@
 //! `prism-bench`: Box2D v3's large benchmark scenes, run on Prism and — side by side, in the
-//! same process — on Box2D v3 and Rapier.
+//! same process — on Box2D v3 and Rapier; and small validation scenes whose quality figures
+//! compare the engines.
 //!
 //! ```text
 //! prism-bench --scene large_pyramid                 # full step count, readable table
-//! prism-bench --scene a,b | all  --threads 1,2  --steps N  --repeats R
-//!             --engine prism,box2d,rapier  --json  --csv DIR  --list
+//! prism-bench --scene a,b | all | validation  --threads 1,2  --steps N  --repeats R
+//!             --engine prism,box2d,rapier  --no-recycling  --json  --csv DIR  --list
 //! ```
 //!
-//! For every scene and thread count, each repeat runs every requested engine once, one after
-//! the other (A, B, C, A, B, C, …), so machine noise falls on all engines alike and the ratio
-//! to Box2D is measured side by side. Reported time is the median over the repeats of the
-//! summed wall time of the timed steps (see [`runner`] for exactly what is timed).
+//! **Benchmark scenes** (`all`): for every scene and thread count, each repeat runs every
+//! requested engine once, one after the other (A, B, C, A, B, C, …), so machine noise falls
+//! on all engines alike and the ratio to Box2D is measured side by side. Reported time is the
+//! median over the repeats of the summed wall time of the timed steps (see [`runner`] for
+//! exactly what is timed).
+//!
+//! **Validation scenes** (`validation`: columns, boards, a card house, heavy-on-light,
+//! pendulums): every engine runs the scene once per thread count, untimed, and a table per
+//! scene puts the engines' quality figures side by side (see [`validation`] and
+//! `scenes::figures`). They are not part of `all`, so timing runs stay as they were.
 //!
 //! Box2D and Rapier are compiled in by cargo feature `compare`; the Prism backend always. Arguments are parsed by hand and JSON is written by hand, to keep the default
 //! build free of dependencies.
@@ -22,6 +29,8 @@ mod engine_tests;
 mod group_bits;
 mod report;
 mod runner;
+mod validation;
+mod validation_report;
 
 #[cfg(feature = "compare")]
 mod box2d;
@@ -33,19 +42,22 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use engine::{BenchError, EngineFactory, engine_factory};
+use engine::{BenchError, EngineFactory, EngineOptions, engine_factory};
 use report::Row;
 use runner::{PreparedScene, RunConfig, RunResult, median, run_once};
-use scenes::description::{SCENES, SUBSTEPS, SceneSpec, TIME_STEP, find_scene};
+use scenes::description::{SCENES, SUBSTEPS, SceneSpec, TIME_STEP, VALIDATION_SCENES, find_scene};
+use validation_report::ValidationRow;
 
 const USAGE: &str = "\
 usage: prism-bench [options]
-  --scene LIST     scenes to run, comma-separated, or `all` (default: all)
+  --scene LIST     scenes to run, comma-separated; `all` is the benchmark scenes,
+                   `validation` the validation scenes (default: all)
   --engine LIST    engines: prism, box2d, rapier (default: prism)
   --threads LIST   worker thread counts, comma-separated (default: 1)
   --steps N        steps per run, at least 2 (default: each scene's own count)
   --repeats R      runs per (scene, engine, threads); the median is reported (default: 1)
   --continuous     turn on continuous collision in every engine (default: off)
+  --no-recycling   turn off contact recycling in every engine (default: on)
   --json           print one JSON object per line instead of the table
   --stages         under each table row, the engine's mean ms/step per phase and solver
                    stage (Prism's StepProfile, Box2D's b2Profile; table output only)
@@ -61,7 +73,7 @@ struct Options {
     threads: Vec<usize>,
     steps: Option<usize>,
     repeats: usize,
-    continuous: bool,
+    engine: EngineOptions,
     json: bool,
     stages: bool,
     csv_dir: Option<PathBuf>,
@@ -77,7 +89,7 @@ impl Default for Options {
             threads: vec![1],
             steps: None,
             repeats: 1,
-            continuous: false,
+            engine: EngineOptions::default(),
             json: false,
             stages: false,
             csv_dir: None,
@@ -87,21 +99,27 @@ impl Default for Options {
     }
 }
 
+/// Scene names and the group names `all` and `validation`, in the order given.
 fn parse_scenes(value: &str) -> Result<Vec<SceneSpec>, BenchError> {
-    if value == "all" {
-        return Ok(SCENES.to_vec());
-    }
-    split_list(value)
-        .map(|name| {
-            find_scene(name).ok_or_else(|| {
-                let known: Vec<&str> = SCENES.iter().map(|s| s.name).collect();
+    let mut scenes = Vec::new();
+    for name in split_list(value) {
+        match name {
+            "all" => scenes.extend(SCENES),
+            "validation" => scenes.extend(VALIDATION_SCENES),
+            _ => scenes.push(find_scene(name).ok_or_else(|| {
+                let known: Vec<&str> = SCENES
+                    .iter()
+                    .chain(&VALIDATION_SCENES)
+                    .map(|s| s.name)
+                    .collect();
                 BenchError::new(format!(
-                    "unknown scene `{name}` (known: {}, all)",
+                    "unknown scene `{name}` (known: {}, all, validation)",
                     known.join(", ")
                 ))
-            })
-        })
-        .collect()
+            })?),
+        }
+    }
+    Ok(scenes)
 }
 
 fn split_list(value: &str) -> impl Iterator<Item = &str> {
@@ -170,7 +188,8 @@ fn apply_flag(options: &mut Options, flag: &str, value: &str) -> Result<(), Benc
         "--csv" => options.csv_dir = Some(PathBuf::from(value)),
         "--json" => options.json = true,
         "--stages" => options.stages = true,
-        "--continuous" => options.continuous = true,
+        "--continuous" => options.engine.continuous = true,
+        "--no-recycling" => options.engine.contact_recycling = false,
         "--list" => options.list = true,
         "--help" | "-h" => options.help = true,
         other => {
@@ -196,10 +215,15 @@ fn list_scenes() -> Result<(), BenchError> {
         "every scene steps at {:.0} Hz with {SUBSTEPS} substeps",
         1.0 / TIME_STEP
     ))?;
-    emit(&format!("{:<14} {:>6}  sleep", "scene", "steps"))?;
-    for scene in SCENES {
-        let sleep = if scene.sleep_enabled { "on" } else { "off" };
-        emit(&format!("{:<14} {:>6}  {sleep}", scene.name, scene.steps))?;
+    emit(&format!("{:<24} {:>6}  sleep  group", "scene", "steps"))?;
+    for (scenes, group) in [(&SCENES[..], "all"), (&VALIDATION_SCENES[..], "validation")] {
+        for scene in scenes {
+            let sleep = if scene.sleep_enabled { "on" } else { "off" };
+            emit(&format!(
+                "{:<24} {:>6}  {sleep:<5}  {group}",
+                scene.name, scene.steps
+            ))?;
+        }
     }
     Ok(())
 }
@@ -216,7 +240,7 @@ fn measure(
     let config = RunConfig {
         threads,
         steps,
-        continuous: options.continuous,
+        engine: options.engine,
     };
     let mut runs: Vec<Vec<RunResult>> = vec![Vec::new(); engines.len()];
     for _ in 0..options.repeats {
@@ -260,18 +284,62 @@ fn print_rows(rows: &[Row], json: bool, stages: bool) -> Result<(), BenchError> 
     Ok(())
 }
 
+/// Runs every engine once on one validation scene and thread count and returns one row per
+/// engine.
+fn validate(
+    scene: &PreparedScene,
+    engines: &[(String, EngineFactory)],
+    threads: usize,
+    options: &Options,
+) -> Result<Vec<ValidationRow>, BenchError> {
+    let steps = options.steps.unwrap_or(scene.spec.steps);
+    let config = RunConfig {
+        threads,
+        steps,
+        engine: options.engine,
+    };
+    engines
+        .iter()
+        .map(|(name, factory)| {
+            let figures = validation::run_validation(*factory, scene, config)?;
+            Ok(ValidationRow {
+                scene: scene.spec.name,
+                engine: name.clone(),
+                threads,
+                steps,
+                contact_recycling: options.engine.contact_recycling,
+                figures,
+            })
+        })
+        .collect()
+}
+
+fn print_validation(rows: &[ValidationRow], json: bool) -> Result<(), BenchError> {
+    if json {
+        for row in rows {
+            emit(&validation_report::json_line(row))?;
+        }
+        Ok(())
+    } else {
+        emit(&validation_report::table(rows))
+    }
+}
+
+/// Runs the benchmark scenes (timed), then the validation scenes (figures).
 fn run(options: &Options) -> Result<(), BenchError> {
     let engines = options
         .engines
         .iter()
         .map(|name| engine_factory(name).map(|factory| (name.clone(), factory)))
         .collect::<Result<Vec<_>, _>>()?;
-    if !options.json {
+    let (validation, timed): (Vec<SceneSpec>, Vec<SceneSpec>) =
+        options.scenes.iter().partition(|s| s.is_validation());
+    if !options.json && !timed.is_empty() {
         emit(&report::table_header())?;
     }
     let mut all_rows = Vec::new();
-    for spec in &options.scenes {
-        let scene = PreparedScene::new(*spec);
+    for spec in timed {
+        let scene = PreparedScene::new(spec);
         for &threads in &options.threads {
             let rows = measure(&scene, &engines, threads, options)?;
             print_rows(&rows, options.json, options.stages)?;
@@ -280,6 +348,13 @@ fn run(options: &Options) -> Result<(), BenchError> {
     }
     if let Some(dir) = &options.csv_dir {
         report::write_csv(dir, &all_rows)?;
+    }
+    for spec in validation {
+        let scene = PreparedScene::new(spec);
+        for &threads in &options.threads {
+            let rows = validate(&scene, &engines, threads, options)?;
+            print_validation(&rows, options.json)?;
+        }
     }
     Ok(())
 }
@@ -315,7 +390,7 @@ mod tests {
     #[test]
     fn defaults_run_every_scene_on_prism_with_one_thread() {
         let options = parse_args(&[]).unwrap();
-        // BENCHMARKS.md's eight scenes, then the sleeping field and its baseline.
+        // Box2D's eight benchmark scenes, then the sleeping field and its baseline.
         assert_eq!(options.scenes.len(), 10);
         assert_eq!(options.engines, ["prism"]);
         assert_eq!(options.threads, [1]);
@@ -334,9 +409,27 @@ mod tests {
         assert_eq!(options.engines, ["box2d", "rapier"]);
         assert_eq!(options.threads, [1, 2]);
         assert_eq!((options.steps, options.repeats), (Some(60), 3));
-        assert!(options.json && options.continuous && options.stages);
+        assert!(options.json && options.engine.continuous && options.stages);
+        assert!(options.engine.contact_recycling);
         assert_eq!(options.csv_dir, Some(PathBuf::from("out")));
         assert_eq!(parse_args(&args("--scene all")).unwrap().scenes.len(), 10);
+    }
+
+    /// `all` means the benchmark scenes only; `validation` the validation scenes; groups and
+    /// names mix in the order given.
+    #[test]
+    fn scene_groups_expand_in_place() {
+        let all = parse_args(&args("--scene all")).unwrap().scenes;
+        assert!(all.iter().all(|s| !s.is_validation()));
+        let validation = parse_args(&args("--scene validation")).unwrap().scenes;
+        assert_eq!(validation.len(), 9);
+        assert!(validation.iter().all(|s| s.is_validation()));
+        let options = parse_args(&args("--scene column_20,smash,validation --no-recycling"));
+        let options = options.unwrap();
+        let names: Vec<&str> = options.scenes.iter().map(|s| s.name).collect();
+        assert_eq!(&names[..3], ["column_20", "smash", "column_10"]);
+        assert_eq!(names.len(), 11);
+        assert!(!options.engine.contact_recycling);
     }
 
     #[test]

@@ -2,16 +2,17 @@
 //! ([`scenes::prism_build`]), the same code tests use, from the same engine-neutral data the
 //! Box2D and Rapier backends build.
 //!
-//! **Settings.** Prism's world defaults are BENCHMARKS.md's (Box2D's); the scene's gravity and
-//! sleep flag, the worker count, and continuous collision as asked (Prism stores the flag but
-//! has no continuous collision yet, so it runs without it either way).
+//! **Settings.** Prism's world defaults are Box2D's; the scene's gravity and
+//! sleep flag, the worker count, continuous collision as asked (Prism stores the flag but
+//! has no continuous collision yet, so it runs without it either way), and contact recycling
+//! as asked (`WorldDef::enable_contact_recycling`, on by default).
 //!
 //! **Quality.** Penetration is the deepest overlap among the touching contacts' manifold points
 //! (`−separation`), as the other backends report it.
 
-use crate::engine::{BenchError, Counters, Engine, WorldSettings};
-use prism::{PrismError, StepProfile, World, WorldDef};
-use scenes::description::{BodyGroup, SUBSTEPS, TIME_STEP, Vec2};
+use crate::engine::{BenchError, BodySample, Counters, Engine, WorldSettings};
+use prism::{JointKind, PrismError, StepProfile, World, WorldDef};
+use scenes::description::{BodyGroup, SUBSTEPS, TIME_STEP};
 use scenes::prism_build::{self, BuiltGroup};
 
 /// One Prism world and the groups built into it, by slot.
@@ -58,6 +59,7 @@ pub fn create(settings: &WorldSettings) -> Result<Box<dyn Engine>, BenchError> {
         gravity: settings.gravity,
         enable_sleep: settings.sleep_enabled,
         enable_continuous: settings.continuous,
+        enable_contact_recycling: settings.contact_recycling,
         worker_count,
         ..WorldDef::default()
     };
@@ -132,12 +134,15 @@ impl Engine for PrismEngine {
             .fold(0.0, f32::max)
     }
 
-    fn body_position(&self, slot: usize, body: usize) -> Option<Vec2> {
-        self.world.position(self.body(slot, body)?).ok()
-    }
-
-    fn body_angular_velocity(&self, slot: usize, body: usize) -> Option<f32> {
-        self.world.angular_velocity(self.body(slot, body)?).ok()
+    fn body_sample(&self, slot: usize, body: usize) -> Option<BodySample> {
+        let id = self.body(slot, body)?;
+        let world = &self.world;
+        Some(BodySample {
+            position: world.position(id).ok()?,
+            angle: world.rotation(id).ok()?.angle(),
+            linear_velocity: world.linear_velocity(id).ok()?,
+            angular_velocity: world.angular_velocity(id).ok()?,
+        })
     }
 
     fn max_joint_error(&self) -> f32 {
@@ -147,8 +152,15 @@ impl Engine for PrismEngine {
             .flatten()
             .flat_map(|g| g.joints.iter().flatten());
         joints
-            .filter_map(|&joint| self.world.joint_anchors(joint).ok())
-            .map(|(a, b)| a.distance(b))
+            .filter_map(|&joint| {
+                let kept = match self.world.joint_settings(joint).ok()? {
+                    JointKind::Distance(d) if d.enable_spring => return None,
+                    JointKind::Distance(d) => d.length,
+                    _ => 0.0,
+                };
+                let (a, b) = self.world.joint_anchors(joint).ok()?;
+                Some((a.distance(b) - kept).abs())
+            })
             .fold(0.0, f32::max)
     }
 

@@ -7,7 +7,8 @@
 //! CCD off (`max_ccd_substeps = 0`, Rapier's global switch; `--continuous` sets it to 1,
 //! which turns on Rapier's automatic CCD of fast bodies against fixed colliders, the
 //! counterpart of Box2D's continuous collision), other integration parameters
-//! at Rapier's defaults (contact recycling on, friction in the relax pass only). Friction
+//! at Rapier's defaults (contact recycling on unless `--no-recycling` turns off
+//! `IntegrationParameters::contact_recycling`, friction in the relax pass only). Friction
 //! combines with `GeometricMean` = `sqrt(f1·f2)` and restitution with `Max`, as Box2D.
 //! Sleeping per scene: with sleeping off every body is created with `can_sleep(false)`.
 //! Each body's linear sleep threshold is Box2D's (0.05 m/s by default, 0.1 m/s for rain's
@@ -32,6 +33,19 @@
 //!   times a per-bone scale) has no slot left and is dropped.
 //! - A pure velocity motor (spinner, tumbler) maps to an acceleration-based velocity motor
 //!   with damping [`VELOCITY_MOTOR_DAMPING`] and Box2D's torque cap.
+//! - Rapier has no rigid distance joint: its rope joint holds only the upper length (a rope
+//!   goes slack, a rod pushes), and its spring joint is a soft motor. A distance joint
+//!   becomes Rapier's generic joint with its linear axes *coupled* (so the constraint acts
+//!   along the line between the anchors, as a distance joint's does) and a position motor
+//!   driving that distance to the length, without a force cap. Rigid, the motor's spring is
+//!   Rapier's own joint stiffness ([`SpringCoefficients::joint_defaults`], 10⁶ Hz, damping
+//!   ratio 1, as an acceleration-based motor: stiffness `ω²`, damping `2ζω`), which makes it
+//!   a hard constraint that removes the length error within one substep; as a spring it is
+//!   the description's frequency and damping ratio, as for revolute springs. Limits become
+//!   Rapier's coupled limits, which clamp the motor's target speed to stay between them
+//!   (and enforce the upper one as a rope does).
+//! - A revolute joint's second frame is turned by the bodies' relative angle at creation, so
+//!   its angle (limits, spring) counts from zero there.
 //! - Collision filters (categories, masks, negative groups) are encoded exactly as Rapier
 //!   interaction groups (see [`crate::group_bits`]); joints disable contacts between the
 //!   bodies they connect (Box2D's `collideConnected = false`).
@@ -43,9 +57,11 @@
 use rapier2d::prelude::*;
 use rayon::ThreadPool;
 
-use crate::engine::{BenchError, Counters, Engine, WorldSettings};
+use crate::engine::{BenchError, BodySample, Counters, Engine, WorldSettings};
 use crate::group_bits::rapier_group_bits;
-use scenes::description::{self, BodyDesc, BodyGroup, BodyKind, Geometry, RevoluteDesc, ShapeDesc};
+use scenes::description::{
+    self, BodyDesc, BodyGroup, BodyKind, DistanceDesc, Geometry, JointDesc, RevoluteDesc, ShapeDesc,
+};
 
 /// Damping (1/s) of the acceleration-based velocity motors. Per substep the motor removes
 /// the fraction `h·d / (1 + h·d)` of the speed error; with `h = 1/240 s` and `d = 10⁴/s` that
@@ -66,6 +82,8 @@ struct JointRecord {
     body2: RigidBodyHandle,
     anchor1: Vector,
     anchor2: Vector,
+    /// See `JointDesc::kept_distance`.
+    kept_distance: Option<f32>,
 }
 
 /// One Rapier world and the thread pool it steps in.
@@ -94,6 +112,7 @@ pub fn create(settings: &WorldSettings) -> Result<Box<dyn Engine>, BenchError> {
     params.dt = description::TIME_STEP;
     params.num_solver_iterations = description::SUBSTEPS;
     params.max_ccd_substeps = usize::from(settings.continuous);
+    params.contact_recycling = settings.contact_recycling;
     Ok(Box::new(RapierEngine {
         world,
         pool,
@@ -185,6 +204,7 @@ fn make_body(desc: &BodyDesc, sleep_enabled: bool) -> RigidBody {
     };
     builder
         .translation(to_vector(desc.position))
+        .rotation(desc.angle)
         .linvel(to_vector(desc.linear_velocity))
         .linear_damping(desc.linear_damping)
         .can_sleep(sleep_enabled && desc.can_sleep)
@@ -192,8 +212,21 @@ fn make_body(desc: &BodyDesc, sleep_enabled: bool) -> RigidBody {
         .build()
 }
 
+/// Rapier's joint for `desc` between bodies whose angles at creation differ by `relative`
+/// (body B's minus body A's).
+fn make_joint(desc: &JointDesc, relative: f32) -> GenericJoint {
+    match desc {
+        JointDesc::Revolute(revolute) => {
+            let mut joint = make_revolute(revolute);
+            joint.data.local_frame2.rotation = Rotation::new(-relative);
+            joint.data
+        }
+        JointDesc::Distance(distance) => make_distance(distance),
+    }
+}
+
 /// Rapier's revolute joint for `desc` (see the module notes for the mapping).
-fn make_joint(desc: &RevoluteDesc) -> RevoluteJoint {
+fn make_revolute(desc: &RevoluteDesc) -> RevoluteJoint {
     let mut builder = RevoluteJointBuilder::new()
         .local_anchor1(to_vector(desc.local_anchor_a))
         .local_anchor2(to_vector(desc.local_anchor_b))
@@ -212,6 +245,36 @@ fn make_joint(desc: &RevoluteDesc) -> RevoluteJoint {
             .motor_model(MotorModel::AccelerationBased)
             .motor_velocity(motor.speed, VELOCITY_MOTOR_DAMPING)
             .motor_max_force(motor.max_torque);
+    }
+    builder.build()
+}
+
+/// Rapier's stand-in for the distance joint `desc`: coupled linear axes driven to the length
+/// by a position motor (see the module notes).
+fn make_distance(desc: &DistanceDesc) -> GenericJoint {
+    let (frequency, damping_ratio) = match desc.spring {
+        Some(spring) => (spring.hertz, spring.damping_ratio),
+        None => {
+            let rigid = SpringCoefficients::<f32>::joint_defaults();
+            (rigid.natural_frequency, rigid.damping_ratio)
+        }
+    };
+    let omega = 2.0 * std::f32::consts::PI * frequency;
+    let mut builder = GenericJointBuilder::new(JointAxesMask::empty())
+        .coupled_axes(JointAxesMask::LIN_AXES)
+        .local_anchor1(to_vector(desc.local_anchor_a))
+        .local_anchor2(to_vector(desc.local_anchor_b))
+        .contacts_enabled(false)
+        .motor_model(JointAxis::LinX, MotorModel::AccelerationBased)
+        .motor_position(
+            JointAxis::LinX,
+            desc.length,
+            omega * omega,
+            2.0 * damping_ratio * omega,
+        )
+        .motor_max_force(JointAxis::LinX, f32::INFINITY);
+    if let Some(limits) = desc.limits {
+        builder = builder.limits(JointAxis::LinX, limits);
     }
     builder.build()
 }
@@ -260,16 +323,19 @@ impl RapierEngine {
             }
         }
         for desc in &group.joints {
-            let (body1, body2) = (record.bodies[desc.body_a], record.bodies[desc.body_b]);
-            let handle = self
-                .world
-                .insert_impulse_joint(body1, body2, make_joint(desc));
+            let (a, b) = desc.bodies();
+            let (body1, body2) = (record.bodies[a], record.bodies[b]);
+            let relative = group.bodies[b].angle - group.bodies[a].angle;
+            let joint = make_joint(desc, relative);
+            let handle = self.world.insert_impulse_joint(body1, body2, joint);
+            let (anchor1, anchor2) = desc.local_anchors();
             record.joints.push(JointRecord {
                 handle,
                 body1,
                 body2,
-                anchor1: to_vector(desc.local_anchor_a),
-                anchor2: to_vector(desc.local_anchor_b),
+                anchor1: to_vector(anchor1),
+                anchor2: to_vector(anchor2),
+                kept_distance: desc.kept_distance(),
             });
         }
         Ok(record)
@@ -282,11 +348,10 @@ impl Engine for RapierEngine {
             return Err(BenchError::new(format!("group slot {slot} is taken")));
         }
         let bodies = group.bodies.len();
-        if let Some(joint) = group
-            .joints
-            .iter()
-            .find(|j| j.body_a >= bodies || j.body_b >= bodies)
-        {
+        if let Some(joint) = group.joints.iter().find(|j| {
+            let (a, b) = j.bodies();
+            a >= bodies || b >= bodies
+        }) {
             return Err(BenchError::new(format!(
                 "joint names a missing body: {joint:?}"
             )));
@@ -349,13 +414,15 @@ impl Engine for RapierEngine {
         deepest
     }
 
-    fn body_position(&self, slot: usize, body: usize) -> Option<description::Vec2> {
-        let t = self.body(slot, body)?.translation();
-        Some(description::Vec2::new(t.x, t.y))
-    }
-
-    fn body_angular_velocity(&self, slot: usize, body: usize) -> Option<f32> {
-        Some(self.body(slot, body)?.angvel())
+    fn body_sample(&self, slot: usize, body: usize) -> Option<BodySample> {
+        let body = self.body(slot, body)?;
+        let (t, v) = (body.translation(), body.linvel());
+        Some(BodySample {
+            position: description::Vec2::new(t.x, t.y),
+            angle: body.rotation().angle(),
+            linear_velocity: description::Vec2::new(v.x, v.y),
+            angular_velocity: body.angvel(),
+        })
     }
 
     fn max_joint_error(&self) -> f32 {
@@ -363,9 +430,10 @@ impl Engine for RapierEngine {
         let joints = self.groups.iter().flatten().flat_map(|g| g.joints.iter());
         joints
             .filter_map(|joint| {
+                let kept = joint.kept_distance?;
                 let a = *bodies.get(joint.body1)?.position() * joint.anchor1;
                 let b = *bodies.get(joint.body2)?.position() * joint.anchor2;
-                Some((a - b).length())
+                Some(((a - b).length() - kept).abs())
             })
             .fold(0.0, f32::max)
     }
@@ -403,6 +471,7 @@ mod tests {
             sleep_enabled: true,
             threads: 1,
             continuous: false,
+            contact_recycling: true,
         };
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(1)

@@ -38,7 +38,7 @@ impl Row {
 }
 
 /// A JSON number, or `null` when not finite.
-fn json_number(value: f64) -> String {
+pub(crate) fn json_number(value: f64) -> String {
     if value.is_finite() {
         format!("{value}")
     } else {
@@ -48,7 +48,7 @@ fn json_number(value: f64) -> String {
 
 /// A JSON number from an `f32`, printed at `f32` precision (shortest round-trip form), or
 /// `null` when not finite.
-fn json_f32(value: f32) -> String {
+pub(crate) fn json_f32(value: f32) -> String {
     if value.is_finite() {
         format!("{value}")
     } else {
@@ -93,7 +93,7 @@ pub fn json_line(row: &Row) -> String {
     )
 }
 
-fn json_string(text: &str) -> String {
+pub(crate) fn json_string(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     for c in text.chars() {

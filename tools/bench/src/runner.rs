@@ -1,11 +1,11 @@
-//! Runs one scene on one engine and measures it, per BENCHMARKS.md's method.
+//! Runs one scene on one engine and measures it, by Box2D's benchmark method.
 //!
 //! A run builds the world and the scene (untimed), then for every step `0..N`:
 //!
 //! 1. applies the scene script's group changes for that step (rain's spawning; untimed —
 //!    the engine's share of that work that it defers into its step is timed with the step);
 //! 2. calls `Engine::step`, timing that call alone with a monotonic clock. Step 0 is the
-//!    untimed warm-up step; the durations of steps 1..N−1 (BENCHMARKS' "steps 2..N") are
+//!    untimed warm-up step; the durations of steps 1..N−1 (Box2D's "steps 2..N") are
 //!    summed into the run's time;
 //! 3. samples the deepest contact penetration, after **every** step, outside the timed
 //!    region.
@@ -16,7 +16,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::engine::{BenchError, Counters, EngineFactory, WorldSettings};
+use crate::engine::{BenchError, Counters, EngineFactory, EngineOptions, WorldSettings};
 use scenes::description::{BodyGroup, GroupAction, MAIN_SLOT, Probes, SceneSpec};
 
 /// Quality figures of one run; `None` where the scene does not report that figure.
@@ -63,12 +63,13 @@ impl PreparedScene {
     }
 }
 
-/// How to run a scene: worker threads, step count, continuous collision.
+/// How to run a scene: worker threads, step count, engine switches (continuous collision,
+/// contact recycling).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RunConfig {
     pub threads: usize,
     pub steps: usize,
-    pub continuous: bool,
+    pub engine: EngineOptions,
 }
 
 /// Runs `scene` on a fresh world from `factory` as `config` says.
@@ -77,7 +78,7 @@ pub fn run_once(
     scene: &PreparedScene,
     config: RunConfig,
 ) -> Result<RunResult, BenchError> {
-    let settings = WorldSettings::for_scene(&scene.spec, config.threads, config.continuous);
+    let settings = WorldSettings::for_scene(&scene.spec, config.threads, config.engine);
     let mut engine = factory(&settings)?;
     engine.insert_group(MAIN_SLOT, &scene.group)?;
     let mut script = scene.spec.script();

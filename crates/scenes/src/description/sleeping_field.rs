@@ -1,4 +1,4 @@
-//! The sleeping field: what resting bodies cost (not one of BENCHMARKS.md's eight scenes; it
+//! The sleeping field: what resting bodies cost (not one of Box2D's eight benchmark scenes; it
 //! measures the sleep issue's promise that a sleeping island costs nothing per step).
 //!
 //! 10,000 boxes stand in 1,000 separate small pyramids (4 + 3 + 2 + 1 boxes each), 50 to a

@@ -1,0 +1,310 @@
+//! The registry of described scenes: each scene's fixed facts ([`SceneSpec`]) and how to build
+//! its initial group, probes and script.
+//!
+//! Two lists: [`SCENES`], the benchmark scenes (what a timing run means by "all"), and
+//! [`VALIDATION_SCENES`], small scenes with quality figures and no timing interest (stacks,
+//! heavy-on-light, pendulums). [`find_scene`] looks in both.
+
+use super::column::{BOARD, UNIT_BOX, column};
+use super::model::BodyGroup;
+use super::pendulum::{pendulum_distance, pendulum_revolute};
+use super::probes::Probes;
+use super::rain::{RainScript, rain_ground};
+use super::script::SceneScript;
+use super::{
+    card_lean::card_lean, compounds::compounds, heavy_on_light::heavy_on_light,
+    joint_grid::joint_grid, large_pyramid::large_pyramid, many_pyramids::many_pyramids,
+    sleeping_field, smash::smash, spinner::spinner, tumbler::tumbler,
+};
+use prism::Vec2;
+
+/// Which scene a [`SceneSpec`] describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SceneId {
+    LargePyramid,
+    ManyPyramids,
+    JointGrid,
+    Rain,
+    Smash,
+    Spinner,
+    Tumbler,
+    Compounds,
+    SleepingField,
+    SleepingFieldBaseline,
+    /// A column of `n` unit boxes.
+    Column(usize),
+    /// A column of 30 boards 1 m × 0.1 m.
+    Boards30,
+    CardLean,
+    /// A box `ratio` times heavier than the unit box it rests on.
+    HeavyOnLight(u32),
+    PendulumDistance,
+    PendulumRevolute,
+}
+
+/// The fixed facts of a scene: which it is, its name, its step count, whether bodies may
+/// sleep, its gravity, and whether it has joints (joint scenes report the joint error).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SceneSpec {
+    pub id: SceneId,
+    pub name: &'static str,
+    pub steps: usize,
+    pub sleep_enabled: bool,
+    pub gravity: Vec2,
+    pub has_joints: bool,
+}
+
+const GRAVITY: Vec2 = Vec2::new(0.0, -10.0);
+
+/// All described scenes: Box2D v3's eight benchmark scenes in its suite's order, then the
+/// sleeping field and its baseline.
+pub const SCENES: [SceneSpec; 10] = [
+    spec(
+        SceneId::LargePyramid,
+        "large_pyramid",
+        500,
+        false,
+        GRAVITY,
+        false,
+    ),
+    spec(
+        SceneId::ManyPyramids,
+        "many_pyramids",
+        200,
+        false,
+        GRAVITY,
+        false,
+    ),
+    spec(SceneId::JointGrid, "joint_grid", 500, false, GRAVITY, true),
+    spec(SceneId::Rain, "rain", 1000, true, GRAVITY, true),
+    spec(SceneId::Smash, "smash", 300, true, Vec2::ZERO, false),
+    spec(SceneId::Spinner, "spinner", 500, true, GRAVITY, true),
+    spec(SceneId::Tumbler, "tumbler", 750, true, GRAVITY, true),
+    spec(SceneId::Compounds, "compounds", 500, true, GRAVITY, false),
+    spec(
+        SceneId::SleepingField,
+        "sleeping_field",
+        600,
+        true,
+        GRAVITY,
+        false,
+    ),
+    spec(
+        SceneId::SleepingFieldBaseline,
+        "sleeping_field_baseline",
+        600,
+        true,
+        GRAVITY,
+        false,
+    ),
+];
+
+const fn spec(
+    id: SceneId,
+    name: &'static str,
+    steps: usize,
+    sleep_enabled: bool,
+    gravity: Vec2,
+    has_joints: bool,
+) -> SceneSpec {
+    SceneSpec {
+        id,
+        name,
+        steps,
+        sleep_enabled,
+        gravity,
+        has_joints,
+    }
+}
+
+/// The validation scenes: run at the engines' defaults with sleeping off, judged by their
+/// figures ([`crate::figures`]), not timed. Columns and boards stand 20 s, the card house 10 s,
+/// heavy-on-light 5 s; the pendulums swing 40 s, ten of their periods.
+pub const VALIDATION_SCENES: [SceneSpec; 9] = [
+    spec(
+        SceneId::Column(10),
+        "column_10",
+        1200,
+        false,
+        GRAVITY,
+        false,
+    ),
+    spec(
+        SceneId::Column(20),
+        "column_20",
+        1200,
+        false,
+        GRAVITY,
+        false,
+    ),
+    spec(
+        SceneId::Column(30),
+        "column_30",
+        1200,
+        false,
+        GRAVITY,
+        false,
+    ),
+    spec(SceneId::Boards30, "boards_30", 1200, false, GRAVITY, false),
+    spec(SceneId::CardLean, "card_lean", 600, false, GRAVITY, false),
+    spec(
+        SceneId::HeavyOnLight(100),
+        "heavy_on_light_100",
+        300,
+        false,
+        GRAVITY,
+        false,
+    ),
+    spec(
+        SceneId::HeavyOnLight(1000),
+        "heavy_on_light_1000",
+        300,
+        false,
+        GRAVITY,
+        false,
+    ),
+    spec(
+        SceneId::PendulumDistance,
+        "pendulum_distance",
+        2400,
+        false,
+        GRAVITY,
+        true,
+    ),
+    spec(
+        SceneId::PendulumRevolute,
+        "pendulum_revolute",
+        2400,
+        false,
+        GRAVITY,
+        true,
+    ),
+];
+
+/// Looks a scene up by name, benchmark scenes first.
+pub fn find_scene(name: &str) -> Option<SceneSpec> {
+    SCENES
+        .iter()
+        .chain(&VALIDATION_SCENES)
+        .copied()
+        .find(|s| s.name == name)
+}
+
+impl SceneSpec {
+    /// Pyramid scenes report the drop of their top boxes.
+    pub fn is_pyramid(&self) -> bool {
+        matches!(self.id, SceneId::LargePyramid | SceneId::ManyPyramids)
+    }
+
+    /// Validation scenes are judged by the figures of their probes' check, not timed.
+    pub fn is_validation(&self) -> bool {
+        VALIDATION_SCENES.iter().any(|s| s.id == self.id)
+    }
+
+    /// Motor scenes report the achieved speed of their motor-driven body.
+    pub fn has_motor(&self) -> bool {
+        matches!(self.id, SceneId::Spinner | SceneId::Tumbler)
+    }
+
+    /// The initial bodies and joints, and the probes into them.
+    pub fn build(&self) -> (BodyGroup, Probes) {
+        match self.id {
+            SceneId::LargePyramid => large_pyramid(),
+            SceneId::ManyPyramids => many_pyramids(),
+            SceneId::JointGrid => (joint_grid(), Probes::default()),
+            SceneId::Rain => (rain_ground(), Probes::default()),
+            SceneId::Smash => (smash(), Probes::default()),
+            SceneId::Spinner => spinner(),
+            SceneId::Tumbler => tumbler(),
+            SceneId::Compounds => (compounds(), Probes::default()),
+            SceneId::SleepingField => (sleeping_field::sleeping_field(), Probes::default()),
+            SceneId::SleepingFieldBaseline => (sleeping_field::bouncing_pen(), Probes::default()),
+            SceneId::Column(count) => column(count, UNIT_BOX),
+            SceneId::Boards30 => column(30, BOARD),
+            SceneId::CardLean => card_lean(),
+            SceneId::HeavyOnLight(ratio) => heavy_on_light(ratio as f32),
+            SceneId::PendulumDistance => pendulum_distance(),
+            SceneId::PendulumRevolute => pendulum_revolute(),
+        }
+    }
+
+    /// The scene's script, for scenes that change while they run.
+    pub fn script(&self) -> SceneScript {
+        match self.id {
+            SceneId::Rain => SceneScript::Rain(RainScript::default()),
+            _ => SceneScript::None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every validation scene carries a check and the subjects it reads, and its step count is
+    /// its duration at 60 Hz.
+    #[test]
+    fn validation_scenes_carry_their_checks() {
+        let expected = [
+            ("column_10", 11, 10, 20.0),
+            ("column_20", 21, 20, 20.0),
+            ("column_30", 31, 30, 20.0),
+            ("boards_30", 31, 30, 20.0),
+            ("card_lean", 8, 7, 10.0),
+            ("heavy_on_light_100", 3, 2, 5.0),
+            ("heavy_on_light_1000", 3, 2, 5.0),
+            ("pendulum_distance", 2, 1, 40.0),
+            ("pendulum_revolute", 2, 1, 40.0),
+        ];
+        assert_eq!(expected.len(), VALIDATION_SCENES.len());
+        for (name, bodies, subjects, seconds) in expected {
+            let spec = find_scene(name).unwrap();
+            assert!(spec.is_validation() && !spec.sleep_enabled, "{name}");
+            let (group, probes) = spec.build();
+            assert_eq!(group.bodies.len(), bodies, "{name}");
+            assert_eq!(probes.subjects.len(), subjects, "{name}");
+            let check = probes.check.expect("validation scenes carry a check");
+            assert!(probes.subjects.len() >= check.subjects_needed(), "{name}");
+            assert_eq!(spec.steps, (seconds * 60.0) as usize, "{name}");
+        }
+        assert!(SCENES.iter().all(|s| !s.is_validation()));
+    }
+
+    /// Bodies, shapes and joints of each scene against the counters Box2D v3 reports for them
+    /// (rain: once all 40 columns exist).
+    #[test]
+    fn scene_sizes_match_the_counters_table() {
+        let expected = [
+            ("large_pyramid", 5051, 5051, 0),
+            ("many_pyramids", 22001, 22020, 0),
+            ("joint_grid", 10000, 10000, 19800),
+            ("smash", 9601, 9601, 0),
+            ("tumbler", 2027, 2029, 1),
+            ("compounds", 3001, 6282, 0),
+        ];
+        for (name, bodies, shapes, joints) in expected {
+            let (group, _) = find_scene(name).unwrap().build();
+            assert_eq!(group.bodies.len(), bodies, "{name} bodies");
+            assert_eq!(group.shape_count(), shapes, "{name} shapes");
+            assert_eq!(group.joints.len(), joints, "{name} joints");
+        }
+        // Spinner: one chain shape that Box2D splits into 360 segments.
+        let (group, _) = find_scene("spinner").unwrap().build();
+        assert_eq!(group.bodies.len(), 6078);
+        assert_eq!(group.shape_count() - 1 + 360, 6437);
+        assert_eq!(group.joints.len(), 1);
+    }
+
+    #[test]
+    fn pyramid_top_boxes_sit_on_their_rows() {
+        let (group, probes) = find_scene("large_pyramid").unwrap().build();
+        let top = &group.bodies[probes.top_boxes[0]];
+        // Row 99: y = 199 · 0.5, x = 100 · 0.5 − 50 = 0.
+        assert_eq!(top.position, Vec2::new(0.0, 99.5));
+        let (group, probes) = find_scene("many_pyramids").unwrap().build();
+        assert_eq!(probes.top_boxes.len(), 400);
+        // Pyramid (0, 0): centerX = −109, top row 9 at x = 5 + centerX − 0.5, y = 9.5.
+        let top = &group.bodies[probes.top_boxes[0]];
+        assert_eq!(top.position, Vec2::new(-104.5, 9.5));
+    }
+}
