@@ -123,6 +123,12 @@ pub const SCENES: &[SceneInfo] = &[
     info("boards_30", 1200, false, false, |w| {
         described(w, "boards_30")
     }),
+    info("uneven_20", 1200, false, false, |w| {
+        described(w, "uneven_20")
+    }),
+    info("uneven_30", 1200, false, false, |w| {
+        described(w, "uneven_30")
+    }),
     info("card_lean", 600, false, false, |w| {
         described(w, "card_lean")
     }),
@@ -240,7 +246,7 @@ mod tests {
             assert_eq!(info.benchmark, !spec.is_validation(), "{}", info.name);
             found += 1;
         }
-        assert_eq!(found, 9 + 9);
+        assert_eq!(found, 9 + 11);
     }
 
     /// Each validation scene builds in Prism with its bodies (the ground or pivot included),
@@ -252,6 +258,8 @@ mod tests {
             ("column_20", 21, 0),
             ("column_30", 31, 0),
             ("boards_30", 31, 0),
+            ("uneven_20", 21, 0),
+            ("uneven_30", 31, 0),
             ("card_lean", 8, 0),
             ("heavy_on_light_100", 3, 0),
             ("heavy_on_light_1000", 3, 0),

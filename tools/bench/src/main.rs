@@ -422,13 +422,13 @@ mod tests {
         let all = parse_args(&args("--scene all")).unwrap().scenes;
         assert!(all.iter().all(|s| !s.is_validation()));
         let validation = parse_args(&args("--scene validation")).unwrap().scenes;
-        assert_eq!(validation.len(), 9);
+        assert_eq!(validation.len(), VALIDATION_SCENES.len());
         assert!(validation.iter().all(|s| s.is_validation()));
         let options = parse_args(&args("--scene column_20,smash,validation --no-recycling"));
         let options = options.unwrap();
         let names: Vec<&str> = options.scenes.iter().map(|s| s.name).collect();
         assert_eq!(&names[..3], ["column_20", "smash", "column_10"]);
-        assert_eq!(names.len(), 11);
+        assert_eq!(names.len(), 2 + VALIDATION_SCENES.len());
         assert!(!options.engine.contact_recycling);
     }
 

@@ -1,5 +1,7 @@
 //! Validation scenes: single columns of boxes on the ground — column_10, column_20,
-//! column_30 (unit boxes) and boards_30 (boards 1 m wide, 0.1 m thick).
+//! column_30 (unit boxes) and boards_30 (boards 1 m wide, 0.1 m thick) built straight, and
+//! uneven_20, uneven_30: unit-box columns as a hand would build them, each box off by up to
+//! ±1 mm sideways and ±0.1 mrad.
 //!
 //! A column is the hardest stack to keep standing: a pyramid braces itself, a column does
 //! not, so any sideways push the contacts make — a normal turned by a box's tiny tilt,
@@ -18,11 +20,27 @@ use prism::Vec2;
 
 /// A column of `count` boxes with half extents `half`, exactly touching, on the ground.
 pub(super) fn column(count: usize, half: Vec2) -> (BodyGroup, Probes) {
+    uneven_column(count, half, |_| 0.0)
+}
+
+/// The sideways offset (m) of box `i` of an uneven column: a fixed, irregular pattern in
+/// [−1, 1] mm (the box is also turned by a tenth of it, in radians per metre).
+pub(super) fn hand_built_offset(i: usize) -> f32 {
+    0.001 * ((i * 7919 % 13) as f32 / 6.0 - 1.0)
+}
+
+/// A column whose box `i` is shifted sideways by `offset(i)` and turned by `0.1·offset(i)`.
+pub(super) fn uneven_column(
+    count: usize,
+    half: Vec2,
+    offset: impl Fn(usize) -> f32,
+) -> (BodyGroup, Probes) {
     let mut bodies = vec![flat_ground()];
     let mut subjects = Vec::with_capacity(count);
     for i in 0..count {
         let y = half.y * (2 * i + 1) as f32;
-        let body = BodyDesc::new(BodyKind::Dynamic, Vec2::new(0.0, y))
+        let body = BodyDesc::new(BodyKind::Dynamic, Vec2::new(offset(i), y))
+            .rotated(0.1 * offset(i))
             .with_shape(ShapeDesc::new(square_box(half.x, half.y)));
         subjects.push(bodies.len());
         bodies.push(body);

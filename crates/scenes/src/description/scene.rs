@@ -5,7 +5,7 @@
 //! [`VALIDATION_SCENES`], small scenes with quality figures and no timing interest (stacks,
 //! heavy-on-light, pendulums). [`find_scene`] looks in both.
 
-use super::column::{BOARD, UNIT_BOX, column};
+use super::column::{BOARD, UNIT_BOX, column, hand_built_offset, uneven_column};
 use super::model::BodyGroup;
 use super::pendulum::{pendulum_distance, pendulum_revolute};
 use super::probes::Probes;
@@ -35,6 +35,8 @@ pub enum SceneId {
     Column(usize),
     /// A column of 30 boards 1 m × 0.1 m.
     Boards30,
+    /// A column of `n` unit boxes, each off by up to ±1 mm and ±0.1 mrad.
+    UnevenColumn(usize),
     CardLean,
     /// A box `ratio` times heavier than the unit box it rests on.
     HeavyOnLight(u32),
@@ -120,7 +122,7 @@ const fn spec(
 /// The validation scenes: run at the engines' defaults with sleeping off, judged by their
 /// figures ([`crate::figures`]), not timed. Columns and boards stand 20 s, the card house 10 s,
 /// heavy-on-light 5 s; the pendulums swing 40 s, ten of their periods.
-pub const VALIDATION_SCENES: [SceneSpec; 9] = [
+pub const VALIDATION_SCENES: [SceneSpec; 11] = [
     spec(
         SceneId::Column(10),
         "column_10",
@@ -146,6 +148,22 @@ pub const VALIDATION_SCENES: [SceneSpec; 9] = [
         false,
     ),
     spec(SceneId::Boards30, "boards_30", 1200, false, GRAVITY, false),
+    spec(
+        SceneId::UnevenColumn(20),
+        "uneven_20",
+        1200,
+        false,
+        GRAVITY,
+        false,
+    ),
+    spec(
+        SceneId::UnevenColumn(30),
+        "uneven_30",
+        1200,
+        false,
+        GRAVITY,
+        false,
+    ),
     spec(SceneId::CardLean, "card_lean", 600, false, GRAVITY, false),
     spec(
         SceneId::HeavyOnLight(100),
@@ -221,6 +239,7 @@ impl SceneSpec {
             SceneId::SleepingFieldBaseline => (sleeping_field::bouncing_pen(), Probes::default()),
             SceneId::Column(count) => column(count, UNIT_BOX),
             SceneId::Boards30 => column(30, BOARD),
+            SceneId::UnevenColumn(count) => uneven_column(count, UNIT_BOX, hand_built_offset),
             SceneId::CardLean => card_lean(),
             SceneId::HeavyOnLight(ratio) => heavy_on_light(ratio as f32),
             SceneId::PendulumDistance => pendulum_distance(),
@@ -250,6 +269,8 @@ mod tests {
             ("column_20", 21, 20, 20.0),
             ("column_30", 31, 30, 20.0),
             ("boards_30", 31, 30, 20.0),
+            ("uneven_20", 21, 20, 20.0),
+            ("uneven_30", 31, 30, 20.0),
             ("card_lean", 8, 7, 10.0),
             ("heavy_on_light_100", 3, 2, 5.0),
             ("heavy_on_light_1000", 3, 2, 5.0),
