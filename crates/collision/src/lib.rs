@@ -25,13 +25,18 @@
 pub mod aabb;
 pub mod chain;
 pub mod collide;
+pub mod distance;
 pub mod geometry;
 pub mod hull;
 pub mod manifold;
 pub mod mass;
+pub mod proxy;
 pub mod raycast;
 pub mod shapes;
 pub mod tree;
+
+#[cfg(test)]
+mod test_support;
 
 pub use aabb::Aabb;
 pub use chain::{ChainError, make_chain};
