@@ -32,6 +32,7 @@ pub mod manifold;
 pub mod mass;
 pub mod proxy;
 pub mod raycast;
+pub mod shape_cast;
 pub mod shapes;
 pub mod tree;
 

@@ -184,6 +184,24 @@ impl ShapeProxy {
         self.points[index]
     }
 
+    /// The largest distance from `center` to a point of the core (the radius not included).
+    pub(crate) fn core_extent(&self, center: Vec2) -> f32 {
+        self.points()
+            .iter()
+            .map(|p| p.distance(center))
+            .fold(0.0, f32::max)
+    }
+
+    /// A copy with every point moved by `offset`.
+    #[inline]
+    pub(crate) fn translated(&self, offset: Vec2) -> ShapeProxy {
+        let mut moved = *self;
+        for point in &mut moved.points[..self.count] {
+            *point += offset;
+        }
+        moved
+    }
+
     /// The unchecked constructor: `points` holds 1 to 8 entries.
     fn from_points(points: &[Vec2], radius: f32) -> ShapeProxy {
         let mut stored = [Vec2::ZERO; MAX_POLYGON_VERTICES];
