@@ -34,6 +34,7 @@ pub mod proxy;
 pub mod raycast;
 pub mod shape_cast;
 pub mod shapes;
+pub mod toi;
 pub mod tree;
 
 #[cfg(test)]
