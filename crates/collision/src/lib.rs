@@ -30,6 +30,8 @@ pub mod geometry;
 pub mod hull;
 pub mod manifold;
 pub mod mass;
+pub mod overlap;
+pub mod point_query;
 pub mod proxy;
 pub mod raycast;
 pub mod shape_cast;
