@@ -47,11 +47,20 @@ pub enum ProxyError {
     /// `points` is empty.
     NoPoints,
     /// `points` has more than [`MAX_POLYGON_VERTICES`] entries.
-    TooManyPoints { count: usize },
+    TooManyPoints {
+        /// How many points were given.
+        count: usize,
+    },
     /// `points[index]` has a NaN or infinite coordinate.
-    NonFinitePoint { index: usize },
+    NonFinitePoint {
+        /// The position of the bad point in `points`.
+        index: usize,
+    },
     /// `radius` is negative, NaN or infinite.
-    BadRadius { radius: f32 },
+    BadRadius {
+        /// The radius given.
+        radius: f32,
+    },
 }
 
 impl fmt::Display for ProxyError {

@@ -207,6 +207,7 @@ pub enum ToiState {
 /// The answer of [`time_of_impact`] (world frame).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ToiOutput {
+    /// How the search ended.
     pub state: ToiState,
     /// The time of impact (see [`ToiState`] for what it means in each state).
     pub fraction: f32,
