@@ -97,6 +97,12 @@ impl SimplexCache {
     pub fn is_empty(&self) -> bool {
         self.count == 0
     }
+
+    /// Whether `vertex` (by its pair of point indices) is one of the cached vertices.
+    fn has(&self, vertex: SimplexVertex) -> bool {
+        (0..self.count as usize)
+            .any(|i| self.index_a[i] == vertex.index_a && self.index_b[i] == vertex.index_b)
+    }
 }
 
 /// Two shapes placed in the world, for [`shape_distance`].
@@ -232,7 +238,7 @@ pub(crate) fn core_distance(
     let mut simplex = Simplex::from_cache(cache, a, b);
     let mut iterations = 0;
     let toward_origin = loop {
-        let previous = simplex;
+        let previous = simplex.cache();
         let toward_origin = simplex.solve();
         if simplex.count == 3 || simplex.contains_origin(toward_origin) {
             *cache = simplex.cache();
