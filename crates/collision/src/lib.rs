@@ -11,8 +11,10 @@
 //!     ├──► proxy: ≤ 8 points + radius ──► distance: GJK closest points, warm-start cache
 //!     │                                      ├──► overlap: exact shape–shape test
 //!     │                                      ├──► shape_cast: translation → fraction, point, normal
-//!     │                                      └──► toi: time of impact of two sweeps
-//!     │                                           (translation + rotation over a step)
+//!     │                                      ├──► toi: time of impact of two sweeps
+//!     │                                      │    (translation + rotation over a step)
+//!     │                                      └──► mover: a character capsule's planes and the
+//!     │                                           plane solver for its move
 //!     ├──► tree: dynamic AABB tree of fattened boxes (broadphase, ray and box queries)
 //!     └──► collide: manifold of ≤ 2 points per shape pair, each with a feature id
 //! ```
@@ -45,6 +47,7 @@ pub mod geometry;
 pub mod hull;
 pub mod manifold;
 pub mod mass;
+pub mod mover;
 pub mod overlap;
 pub mod point_query;
 pub mod proxy;
@@ -67,6 +70,10 @@ pub use geometry::{compute_aabb, point_in_shape, shape_centroid, shape_extent};
 pub use hull::{HullError, make_box, make_offset_box, make_polygon, make_rounded_box, make_square};
 pub use manifold::{LINEAR_SLOP, Manifold, ManifoldPoint, SPECULATIVE_DISTANCE};
 pub use mass::{MassData, compute_mass};
+pub use mover::{
+    CollisionPlane, MoverContact, Plane, PlaneSolverResult, clip_vector, collide_mover,
+    solve_planes,
+};
 pub use overlap::{proxies_overlap, proxy_overlaps_shape, shapes_overlap};
 pub use point_query::{PointDistance, shape_point_distance};
 pub use proxy::{ProxyError, ShapeProxy};
