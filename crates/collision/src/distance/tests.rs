@@ -603,3 +603,55 @@ fn iterations_are_few() {
     );
     assert_eq!(out.iterations, 1);
 }
+
+#[test]
+fn circles_against_capsules_and_segments_and_capsules_against_boxes() {
+    let capsule = horizontal_capsule(1.0, 0.2);
+    // Beside the core: 1 − 0.2 − 0.3.
+    check(&Case {
+        a: capsule,
+        xf_a: Transform::IDENTITY,
+        b: circle(0.3),
+        xf_b: placed(0.5, 1.0, 0.0),
+        use_radii: true,
+        distance: 0.5,
+        normal: Some(Vec2::Y),
+        points: Some((v(0.5, 0.2), v(0.5, 0.7))),
+    });
+    // Beyond the end (1, 0): the centre (1.6, 0.8) is 1 away.
+    let n = v(0.6, 0.8);
+    check(&Case {
+        a: capsule,
+        xf_a: Transform::IDENTITY,
+        b: circle(0.3),
+        xf_b: placed(1.6, 0.8, 0.0),
+        use_radii: true,
+        distance: 0.5,
+        normal: Some(n),
+        points: Some((v(1.0, 0.0) + 0.2 * n, v(1.6, 0.8) - 0.3 * n)),
+    });
+    // A segment and a circle below it.
+    check(&Case {
+        a: segment(v(-1.0, 0.0), v(1.0, 0.0)),
+        xf_a: Transform::IDENTITY,
+        b: circle(0.25),
+        xf_b: placed(0.3, -0.75, 0.0),
+        use_radii: true,
+        distance: 0.5,
+        normal: Some(-Vec2::Y),
+        points: Some((v(0.3, 0.0), v(0.3, -0.5))),
+    });
+    // A capsule tilted by 0.3 over a box: its lower end, at height 2 − 0.5·sin 0.3, is closest.
+    let (sin, cos) = 0.3f32.sin_cos();
+    let low_end = v(0.2 - 0.5 * cos, 2.0 - 0.5 * sin);
+    check(&Case {
+        a: polygon(make_square(1.0)),
+        xf_a: Transform::IDENTITY,
+        b: horizontal_capsule(0.5, 0.2),
+        xf_b: placed(0.2, 2.0, 0.3),
+        use_radii: true,
+        distance: low_end.y - 1.0 - 0.2,
+        normal: Some(Vec2::Y),
+        points: Some((v(low_end.x, 1.0), low_end - v(0.0, 0.2))),
+    });
+}
