@@ -49,6 +49,7 @@ mod round;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use capsules::closest_fractions;
 pub use capsules::{collide_capsules, collide_segment_and_capsule};
 pub use chain::{
     collide_chain_segment_and_capsule, collide_chain_segment_and_circle,
