@@ -16,8 +16,9 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use graph_coloring::{ColorIndex, ConstraintGraph, ConstraintKind, Endpoint, GRAPH_COLOR_COUNT};
+use solver_simd::constraints::ColorRanges;
 use solver_simd::synthetic::BoxGrid;
-use solver_simd::{ColorLayout, ContactSolver, SolverParams, SolverProfile};
+use solver_simd::{ContactSolver, SolverParams, SolverProfile};
 use std::time::{Duration, Instant};
 
 const COLUMNS: usize = 100;
@@ -52,23 +53,25 @@ fn colors_of(graph: &ConstraintGraph) -> Vec<(usize, u32)> {
 }
 
 /// One solver step of `grid` with `layout` (every contact in overflow: the scalar path).
-fn step(grid: &mut BoxGrid, solver: &mut ContactSolver, layout: &ColorLayout) -> SolverProfile {
+fn step(grid: &mut BoxGrid, solver: &mut ContactSolver, layout: &ColorRanges) -> SolverProfile {
     let params = SolverParams::default();
     let mut profile = SolverProfile::default();
     let mut contacts = std::mem::take(&mut grid.contacts);
+    let no_joints = (&ColorRanges::default(), &mut [][..]);
+    let constraints = ColorRanges::constraints((layout, &mut contacts), no_joints);
     solver
-        .solve_colored(&params, grid.bodies(), &mut contacts, layout, &mut profile)
+        .step(&params, grid.bodies(), constraints, &mut profile)
         .expect("the colouring is valid");
     grid.contacts = contacts;
     profile
 }
 
 /// A settled wall, a solver with `workers` threads, and the layout to solve it with.
-fn setup(wide: bool, workers: usize) -> (BoxGrid, ContactSolver, ColorLayout) {
+fn setup(wide: bool, workers: usize) -> (BoxGrid, ContactSolver, ColorRanges) {
     let mut grid = colored_wall();
     let layout = match wide {
         true => grid.layout().clone(),
-        false => ColorLayout::overflow_only(grid.contacts.len()),
+        false => ColorRanges::overflow_only(grid.contacts.len()),
     };
     let mut solver = ContactSolver::new();
     solver.set_worker_count(workers);

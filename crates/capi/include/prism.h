@@ -675,19 +675,13 @@ typedef struct PrismStepProfile {
   float pairs;
   // Narrowphase: contact manifolds.
   float collide;
-  // Begin/end touching, events, destroyed pairs.
+  // Begin/end touching of the changed contacts, events, destroyed pairs.
   float update_contacts;
-  // Building the solver's lists, solving, storing impulses.
+  // The solver over the graph's colours, and the divergence check.
   float solve;
-  // The solver's own stages (a breakdown of part of `solve`).
+  // The solver's own stages (a breakdown of `solve`).
   struct PrismSolverProfile solver;
-  // Part of `solve`: gathering contacts in colour order.
-  float solver_gather;
-  // Part of `solve`: storing impulses back into the contacts.
-  float solver_store;
-  // Part of `solve`: the joints' lists before and impulses after the solver.
-  float solver_joints;
-  // Shape boxes and broadphase proxies of moved bodies.
+  // Sleep timers, shape boxes and broadphase proxies of the awake bodies.
   float finalize;
   // Islands and sleep.
   float sleep;

@@ -49,19 +49,13 @@ pub struct PrismStepProfile {
     pub pairs: f32,
     /// Narrowphase: contact manifolds.
     pub collide: f32,
-    /// Begin/end touching, events, destroyed pairs.
+    /// Begin/end touching of the changed contacts, events, destroyed pairs.
     pub update_contacts: f32,
-    /// Building the solver's lists, solving, storing impulses.
+    /// The solver over the graph's colours, and the divergence check.
     pub solve: f32,
-    /// The solver's own stages (a breakdown of part of `solve`).
+    /// The solver's own stages (a breakdown of `solve`).
     pub solver: PrismSolverProfile,
-    /// Part of `solve`: gathering contacts in colour order.
-    pub solver_gather: f32,
-    /// Part of `solve`: storing impulses back into the contacts.
-    pub solver_store: f32,
-    /// Part of `solve`: the joints' lists before and impulses after the solver.
-    pub solver_joints: f32,
-    /// Shape boxes and broadphase proxies of moved bodies.
+    /// Sleep timers, shape boxes and broadphase proxies of the awake bodies.
     pub finalize: f32,
     /// Islands and sleep.
     pub sleep: f32,
@@ -124,9 +118,6 @@ impl From<StepProfile> for PrismStepProfile {
             update_contacts: p.update_contacts,
             solve: p.solve,
             solver: p.solver.into(),
-            solver_gather: p.solver_gather,
-            solver_store: p.solver_store,
-            solver_joints: p.solver_joints,
             finalize: p.finalize,
             sleep: p.sleep,
             total: p.total,

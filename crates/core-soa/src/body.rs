@@ -1,55 +1,26 @@
-//! The cold and warm body tiers and their dense arrays.
+//! The warm body tier and the dense arrays of one solver set.
 //!
-//! A body is stored in three places, one per access pattern (see the crate essay):
-//!
-//! * [`Body`], the cold record, lives in the world's arena at a stable slot and holds what only
-//!   bookkeeping reads: the body's id, its shapes, the heads of its contact and joint lists, its
-//!   island link, user data, sleep settings, and where its warm and hot records are.
-//! * [`BodySim`] and [`crate::BodyState`] live side by side in a [`BodyArrays`], one per solver
-//!   set (static, awake, disabled, one per sleeping island), at the same dense index.
+//! A body is stored in three places, one per access pattern (see the crate essay). Its cold
+//! record lives in the world's arena (the engine crate's business); its [`BodySim`] and
+//! [`crate::BodyState`] live side by side in a [`BodyArrays`], one per solver set (static,
+//! awake, disabled, one per sleeping island), at the same dense index.
 //!
 //! The dense arrays stay dense by swap-remove: removing index `i` moves the last body into the
 //! hole. That body's cold record still says it lives at the old last index, so every removal
 //! reports which body moved ([`RemovedBody::moved_body`], read from [`BodySim::body`]) and the
-//! caller rewrites that body's [`Body::local_index`]. The `swap_remove_*` helpers do the fix-up.
+//! caller rewrites the index it keeps.
 //!
 //! ```text
 //!   before   sims: [ a  b  c  d ]     remove 1 (b)
-//!   after    sims: [ a  d  c ]        d moved 3 -> 1: bodies[d].local_index = 1
+//!   after    sims: [ a  d  c ]        d moved 3 -> 1: its cold record's local index = 1
 //! ```
-//!
-//! Contact and joint lists are intrusive doubly linked lists threaded through the constraints
-//! themselves (no per-body allocation as contacts come and go). A list link is an *edge key*
-//! `constraint_index << 1 | side`, where `side` is 0 if the body is the constraint's body A and
-//! 1 if body B; [`edge_key`], [`edge_constraint`] and [`edge_side`] pack and unpack it, and
-//! [`NULL_INDEX`] ends a list.
 
 use crate::body_state::{BodyState, body_flags};
-use crate::id::{BodyId, ShapeId};
 use crate::math::{Rot, Transform};
 use glam::Vec2;
 
 /// "No index": ends an intrusive list, or marks an absent island or set.
 pub const NULL_INDEX: u32 = u32::MAX;
-
-/// The link of a constraint's list entry for one of its two bodies: `constraint << 1 | side`,
-/// where `side` is 0 for body A and 1 for body B. Constraint indices must stay below 2³¹.
-#[inline]
-pub const fn edge_key(constraint: u32, side: u32) -> u32 {
-    (constraint << 1) | (side & 1)
-}
-
-/// The constraint index of an [`edge_key`].
-#[inline]
-pub const fn edge_constraint(key: u32) -> u32 {
-    key >> 1
-}
-
-/// The side (0 = body A, 1 = body B) of an [`edge_key`].
-#[inline]
-pub const fn edge_side(key: u32) -> u32 {
-    key & 1
-}
 
 /// How a body moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -72,85 +43,6 @@ impl BodyType {
             BodyType::Kinematic => body_flags::KINEMATIC,
             BodyType::Dynamic => body_flags::DYNAMIC,
         }
-    }
-}
-
-/// The cold tier: bookkeeping a body needs but the solver never reads.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Body {
-    /// This body's own handle (so events and back-references can name it).
-    pub id: BodyId,
-    pub body_type: BodyType,
-    /// The shapes attached to this body, in attachment order.
-    pub shapes: Vec<ShapeId>,
-    /// Head [`edge_key`] of the intrusive contact list, or [`NULL_INDEX`].
-    pub contact_head: u32,
-    pub contact_count: u32,
-    /// Head [`edge_key`] of the intrusive joint list, or [`NULL_INDEX`].
-    pub joint_head: u32,
-    pub joint_count: u32,
-    /// The island this body belongs to, or [`NULL_INDEX`] (static bodies never have one).
-    pub island: u32,
-    /// Previous body (arena index) in the island's body list, or [`NULL_INDEX`].
-    pub island_prev: u32,
-    /// Next body (arena index) in the island's body list, or [`NULL_INDEX`].
-    pub island_next: u32,
-    /// The solver set holding this body's [`BodySim`] and [`BodyState`].
-    pub set_index: u32,
-    /// The index of this body's [`BodySim`] and [`BodyState`] within its solver set.
-    pub local_index: u32,
-    /// Opaque value for the user.
-    pub user_data: u64,
-    /// Speed (m/s, and rad/s times the body's extent) below which the body counts as resting.
-    pub sleep_threshold: f32,
-    /// How long (s) the body has been resting.
-    pub sleep_time: f32,
-    /// Whether this body may fall asleep.
-    pub enable_sleep: bool,
-    /// Whether the body's rotation is locked.
-    pub fixed_rotation: bool,
-    /// Whether the body wants continuous collision against dynamic bodies too.
-    pub is_bullet: bool,
-}
-
-impl Body {
-    /// Default resting speed threshold (m/s).
-    pub const DEFAULT_SLEEP_THRESHOLD: f32 = 0.05;
-
-    /// A body of `body_type` with empty lists, no island and no solver-set slot yet.
-    pub fn new(id: BodyId, body_type: BodyType) -> Body {
-        Body {
-            id,
-            body_type,
-            shapes: Vec::new(),
-            contact_head: NULL_INDEX,
-            contact_count: 0,
-            joint_head: NULL_INDEX,
-            joint_count: 0,
-            island: NULL_INDEX,
-            island_prev: NULL_INDEX,
-            island_next: NULL_INDEX,
-            set_index: NULL_INDEX,
-            local_index: NULL_INDEX,
-            user_data: 0,
-            sleep_threshold: Self::DEFAULT_SLEEP_THRESHOLD,
-            sleep_time: 0.0,
-            enable_sleep: true,
-            fixed_rotation: false,
-            is_bullet: false,
-        }
-    }
-
-    /// The [`body_flags`] bits this body's [`BodyState`] should carry.
-    pub fn state_flags(&self) -> u32 {
-        let mut flags = self.body_type.state_flags();
-        if self.fixed_rotation {
-            flags |= body_flags::FIXED_ROTATION;
-        }
-        if self.is_bullet {
-            flags |= body_flags::BULLET;
-        }
-        flags
     }
 }
 
@@ -180,8 +72,20 @@ pub struct BodySim {
     pub linear_damping: f32,
     pub angular_damping: f32,
     pub gravity_scale: f32,
-    /// Index of the cold [`Body`] this sim belongs to (back-reference, fixed up on swap-remove).
+    /// Arena index of the body's cold record (back-reference, fixed up on swap-remove).
     pub body: u32,
+    /// The largest distance (m) of any point of the body's shapes from its centre of mass:
+    /// turns an angular speed into a point speed (sleep), bounds how far a turn moves a shape
+    /// (contact recycling, continuous collision). Kept by the engine when shapes or the centre
+    /// of mass change.
+    pub max_extent: f32,
+    /// Speed (m/s) below which the body counts as resting (compared with
+    /// `max(|v|, max_extent·|ω|)`).
+    pub sleep_threshold: f32,
+    /// How long (s) the body has been resting; 0 while it moves or may not sleep.
+    pub sleep_time: f32,
+    /// Whether the body may fall asleep.
+    pub enable_sleep: bool,
     /// How far (m) every point of the body's shapes may still move before one of their tight
     /// boxes can leave its broadphase fat box; 0 or less means "test the boxes" (the World's
     /// finalize phase keeps it, and anything that moves a body or changes its shapes outside
@@ -210,10 +114,19 @@ impl Default for BodySim {
             angular_damping: 0.0,
             gravity_scale: 1.0,
             body: u32::MAX,
+            max_extent: 0.0,
+            sleep_threshold: BodySim::DEFAULT_SLEEP_THRESHOLD,
+            sleep_time: 0.0,
+            enable_sleep: true,
             fat_slack: 0.0,
             fat_extent: 0.0,
         }
     }
+}
+
+impl BodySim {
+    /// Default resting speed threshold (m/s).
+    pub const DEFAULT_SLEEP_THRESHOLD: f32 = 0.05;
 }
 
 /// What [`BodyArrays::swap_remove`] took out, and which body filled the hole.
@@ -222,8 +135,8 @@ pub struct RemovedBody {
     pub sim: BodySim,
     pub state: BodyState,
     /// The body (its [`BodySim::body`]) that moved from the last index into the removed index,
-    /// or `None` if the removed one was last. Its [`Body::local_index`] must become the removed
-    /// index.
+    /// or `None` if the removed one was last. Its cold record's local index must become the
+    /// removed index.
     pub moved_body: Option<u32>,
 }
 
@@ -298,16 +211,6 @@ impl BodyArrays {
         Some(removed)
     }
 
-    /// [`swap_remove`](Self::swap_remove) with the fix-up applied to cold records stored in a
-    /// slice indexed by body index: `bodies[moved_body].local_index = index`.
-    pub fn swap_remove_fixing(&mut self, index: u32, bodies: &mut [Body]) -> Option<RemovedBody> {
-        self.swap_remove_with(index, |moved_body, new_index| {
-            if let Some(body) = bodies.get_mut(moved_body as usize) {
-                body.local_index = new_index;
-            }
-        })
-    }
-
     /// The warm records, in local-index order.
     #[inline]
     pub fn sims(&self) -> &[BodySim] {
@@ -364,7 +267,7 @@ impl BodyArrays {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::id::{Arena, IdPool};
+    use crate::id::IdPool;
     use crate::test_rng::XorShift64;
 
     /// A sim/state pair whose payload identifies `body`, so moved records can be recognised.
@@ -382,11 +285,10 @@ mod tests {
     }
 
     /// Every live body's back-reference points at its own records, and nothing else is stored.
-    fn assert_back_references(arrays: &BodyArrays, bodies: &[Body], live: &IdPool) {
+    fn assert_back_references(arrays: &BodyArrays, locals: &[u32], live: &IdPool) {
         assert_eq!(arrays.len(), live.count());
         for index in live.iter() {
-            let local = bodies[index as usize].local_index;
-            let (sim, state) = arrays.get(local).expect("back-reference in range");
+            let (sim, state) = arrays.get(locals[index as usize]).expect("in range");
             assert_eq!(sim.body, index);
             assert_eq!(sim.mass, index as f32 + 1.0);
             assert_eq!(state.angular_velocity, index as f32);
@@ -418,73 +320,37 @@ mod tests {
     fn random_add_remove_keeps_every_back_reference_correct() {
         let mut rng = XorShift64::new(0xB0D1E5);
         let mut arrays = BodyArrays::new();
-        let mut bodies: Vec<Body> = Vec::new();
+        // By body index: where its records are.
+        let mut locals: Vec<u32> = Vec::new();
         let mut live = IdPool::new();
         for _ in 0..10_000 {
             if live.count() == 0 || rng.below(5) < 3 {
                 let index = live.alloc();
-                if index as usize == bodies.len() {
-                    bodies.push(Body::new(BodyId::new(index, 1), BodyType::Dynamic));
+                if index as usize == locals.len() {
+                    locals.push(NULL_INDEX);
                 }
                 let (sim, state) = records_for(index);
-                bodies[index as usize].local_index = arrays.push(sim, state);
+                locals[index as usize] = arrays.push(sim, state);
             } else {
                 let victim = live.iter().nth(rng.below(live.count())).unwrap();
-                let local = bodies[victim as usize].local_index;
-                let removed = arrays.swap_remove_fixing(local, &mut bodies).unwrap();
+                let local = locals[victim as usize];
+                let removed = arrays
+                    .swap_remove_with(local, |moved, new_index| {
+                        locals[moved as usize] = new_index;
+                    })
+                    .unwrap();
                 assert_eq!(removed.sim.body, victim);
-                bodies[victim as usize].local_index = NULL_INDEX;
+                locals[victim as usize] = NULL_INDEX;
                 live.free(victim);
             }
-            assert_back_references(&arrays, &bodies, &live);
+            assert_back_references(&arrays, &locals, &live);
         }
     }
 
     #[test]
-    fn closure_fix_up_works_with_bodies_in_an_arena() {
-        let mut arena: Arena<Body, BodyId> = Arena::new();
-        let mut arrays = BodyArrays::new();
-        let ids: Vec<BodyId> = (0..5)
-            .map(|_| {
-                let id = arena.insert_with(|id| Body::new(id, BodyType::Dynamic));
-                let (sim, state) = records_for(id.index());
-                arena.get_mut(id).unwrap().local_index = arrays.push(sim, state);
-                id
-            })
-            .collect();
-        let victim = arena.remove(ids[0]).unwrap();
-        arrays.swap_remove_with(victim.local_index, |moved, new_index| {
-            arena.get_by_index_mut(moved).unwrap().local_index = new_index;
-        });
-        for (id, body) in arena.iter() {
-            assert_eq!(arrays.sims()[body.local_index as usize].body, id.index());
-        }
-        assert_eq!(arena.get(ids[4]).unwrap().local_index, 0);
-    }
-
-    #[test]
-    fn edge_keys_round_trip() {
-        for constraint in [0, 1, 12345, (1 << 31) - 1] {
-            for side in [0, 1] {
-                let key = edge_key(constraint, side);
-                assert_eq!((edge_constraint(key), edge_side(key)), (constraint, side));
-            }
-        }
-    }
-
-    #[test]
-    fn state_flags_follow_type_and_settings() {
-        let mut body = Body::new(BodyId::new(0, 1), BodyType::Dynamic);
-        assert_eq!(body.state_flags(), body_flags::DYNAMIC);
-        body.fixed_rotation = true;
-        body.is_bullet = true;
-        assert_eq!(
-            body.state_flags(),
-            body_flags::DYNAMIC | body_flags::FIXED_ROTATION | body_flags::BULLET
-        );
+    fn state_flags_follow_the_type() {
+        assert_eq!(BodyType::Dynamic.state_flags(), body_flags::DYNAMIC);
         assert_eq!(BodyType::Kinematic.state_flags(), body_flags::KINEMATIC);
         assert_eq!(BodyType::Static.state_flags(), 0);
-        assert_eq!(body.contact_head, NULL_INDEX);
-        assert_eq!(body.local_index, NULL_INDEX);
     }
 }

@@ -9,16 +9,17 @@
 //! be a single aligned load:
 //!
 //! ```text
-//!   Body       (cold)  ids, shapes, constraint lists, island link, user data, sleep settings
-//!   BodySim    (warm)  transform, centre of mass, forces, mass and inertia, damping
+//!   Body       (cold)  ids, shapes, constraint lists, user data — the engine's own record
+//!   BodySim    (warm)  transform, centre of mass, forces, mass and inertia, damping, extent,
+//!                      sleep timer
 //!   BodyState  (hot)   velocity, flags, delta position, delta rotation — 32 bytes, 32-aligned
 //! ```
 //!
 //! Each tier is its own dense array with O(1) add and swap-remove; whoever refers into a dense
 //! array (a body to its sim slot, a constraint to a body's state slot) is fixed up on removal.
 //! [`BodyArrays`] holds one solver set's `BodySim`s and `BodyState`s side by side and reports,
-//! on every swap-remove, which body moved into the hole, so the cold [`Body`]'s `local_index`
-//! can be rewritten.
+//! on every swap-remove, which body moved into the hole, so the index its cold record keeps can
+//! be rewritten.
 //!
 //! Objects users name (bodies, shapes, joints, contacts) live in an [`Arena`] and are named by
 //! 8-byte generational handles ([`BodyId`], [`ShapeId`], [`JointId`], [`ContactId`]): an index
@@ -38,10 +39,7 @@ pub mod math;
 mod test_rng;
 
 pub use bitset::BitSet;
-pub use body::{
-    Body, BodyArrays, BodySim, BodyType, NULL_INDEX, RemovedBody, edge_constraint, edge_key,
-    edge_side,
-};
+pub use body::{BodyArrays, BodySim, BodyType, NULL_INDEX, RemovedBody};
 pub use body_state::{BodyState, NULL_BODY, body_flags};
 pub use glam::Vec2;
 pub use id::{Arena, ArenaKey, BodyId, ContactId, Id, IdPool, JointId, ShapeId};

@@ -1,10 +1,13 @@
 //! The constraint graph: [`GRAPH_COLOR_COUNT`] colours plus an overflow set.
 //!
-//! Each colour is a body bitset and two dense handle lists (contacts, joints). Adding a
-//! constraint picks a colour by the policy described in the crate docs, sets the bits of its
-//! dynamic bodies and pushes its handle; removing clears the bits and swap-removes the handle,
-//! reporting which handle moved so the caller can update the [`Slot`] it stores. Both are O(1)
-//! apart from the colour search, which is at most [`GRAPH_COLOR_COUNT`] bit tests per body.
+//! Each colour is a body bitset and two dense lists: the caller's contact records and joint
+//! records (of types `C` and `J`; plain `u32` handles in the simplest use). Adding a constraint
+//! picks a colour by the policy described in the crate docs, sets the bits of its dynamic
+//! bodies and pushes its record; removing clears the bits and swap-removes the record, so the
+//! record that was last in the list moves into the removed one's position and the caller must
+//! update the [`Slot`] it keeps for it. Both are O(1) apart from the colour search, which is at
+//! most [`GRAPH_COLOR_COUNT`] bit tests per body. The records live in the colours, so a solver
+//! can read and write a colour's constraints in place.
 
 use core_soa::BitSet;
 
@@ -20,17 +23,6 @@ pub const GRAPH_COLOR_COUNT: usize = 24;
 pub enum ConstraintKind {
     Contact,
     Joint,
-}
-
-impl ConstraintKind {
-    const ALL: [ConstraintKind; 2] = [ConstraintKind::Contact, ConstraintKind::Joint];
-
-    fn list_index(self) -> usize {
-        match self {
-            ConstraintKind::Contact => 0,
-            ConstraintKind::Joint => 1,
-        }
-    }
 }
 
 /// One end of a constraint: the body's stable index and whether the solver may move it.
@@ -133,36 +125,54 @@ impl Default for ColoringPolicy {
 }
 
 /// A set of constraints that share no dynamic body (or, for the overflow set, any constraints).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Color {
+#[derive(Clone, Debug)]
+pub(crate) struct Color<C, J> {
     /// The dynamic bodies this colour's constraints hold (unused by the overflow set).
     pub(crate) bodies: BitSet,
-    /// Handles, one list per [`ConstraintKind`].
-    pub(crate) handles: [Vec<u32>; 2],
+    pub(crate) contacts: Vec<C>,
+    pub(crate) joints: Vec<J>,
 }
 
-impl Color {
-    fn is_empty(&self) -> bool {
-        self.handles.iter().all(Vec::is_empty)
+impl<C, J> Default for Color<C, J> {
+    fn default() -> Self {
+        Color {
+            bodies: BitSet::default(),
+            contacts: Vec::new(),
+            joints: Vec::new(),
+        }
     }
 }
 
-/// The persistent colouring of all touching constraints between awake bodies.
+impl<C, J> Color<C, J> {
+    fn is_empty(&self) -> bool {
+        self.contacts.is_empty() && self.joints.is_empty()
+    }
+
+    fn len(&self, kind: ConstraintKind) -> usize {
+        match kind {
+            ConstraintKind::Contact => self.contacts.len(),
+            ConstraintKind::Joint => self.joints.len(),
+        }
+    }
+}
+
+/// The persistent colouring of all touching constraints between awake bodies, holding their
+/// contact records `C` and joint records `J`.
 #[derive(Clone, Debug)]
-pub struct ConstraintGraph {
+pub struct ConstraintGraph<C = u32, J = u32> {
     /// `GRAPH_COLOR_COUNT` colours followed by the overflow set.
-    pub(crate) colors: Vec<Color>,
+    pub(crate) colors: Vec<Color<C, J>>,
     policy: ColoringPolicy,
     force_overflow: bool,
 }
 
-impl Default for ConstraintGraph {
+impl<C, J> Default for ConstraintGraph<C, J> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl ConstraintGraph {
+impl<C, J> ConstraintGraph<C, J> {
     /// An empty graph with the default [`ColoringPolicy`].
     pub fn new() -> Self {
         Self::with_policy(ColoringPolicy::default())
@@ -175,7 +185,7 @@ impl ConstraintGraph {
             static_floor: policy.static_floor.min(GRAPH_COLOR_COUNT),
         };
         ConstraintGraph {
-            colors: vec![Color::default(); GRAPH_COLOR_COUNT + 1],
+            colors: (0..=GRAPH_COLOR_COUNT).map(|_| Color::default()).collect(),
             policy,
             force_overflow: false,
         }
@@ -196,86 +206,89 @@ impl ConstraintGraph {
         self.force_overflow
     }
 
-    /// Places constraint `handle` of `kind` between `a` and `b` and returns where it is stored.
-    /// The caller keeps the slot and passes it (with the same endpoints) to [`Self::remove`].
-    pub fn add(&mut self, kind: ConstraintKind, handle: u32, a: Endpoint, b: Endpoint) -> Slot {
-        let color = self.choose_color(a, b);
-        let target = &mut self.colors[color.index()];
-        if !color.is_overflow() {
-            for end in [a, b].into_iter().filter(|e| e.dynamic) {
-                target.bodies.set(end.body as usize);
-            }
+    /// Places contact record `contact` between `a` and `b` and returns where it is stored.
+    /// The caller keeps the slot and passes it (with the same endpoints) to
+    /// [`Self::remove_contact`].
+    pub fn add_contact(&mut self, contact: C, a: Endpoint, b: Endpoint) -> Slot {
+        let color = self.place(a, b);
+        let list = &mut self.colors[color.index()].contacts;
+        list.push(contact);
+        Slot {
+            color,
+            index: last_index(list.len()),
         }
-        let list = &mut target.handles[kind.list_index()];
-        let index = u32::try_from(list.len()).expect("more than u32::MAX constraints in a colour");
-        list.push(handle);
-        Slot { color, index }
     }
 
-    /// Removes constraint `handle` stored at `slot` (as returned by [`Self::add`] or a later
-    /// [`Moved`]), with the endpoints it was added with. If another handle moved into its
-    /// position, returns it with its new slot.
-    pub fn remove(
-        &mut self,
-        kind: ConstraintKind,
-        handle: u32,
-        slot: Slot,
-        a: Endpoint,
-        b: Endpoint,
-    ) -> Option<Moved> {
-        let source = &mut self.colors[slot.color.index()];
-        if !slot.color.is_overflow() {
-            for end in [a, b].into_iter().filter(|e| e.dynamic) {
-                debug_assert!(
-                    source.bodies.get(end.body as usize),
-                    "body {} not in colour",
-                    end.body
-                );
-                source.bodies.unset(end.body as usize);
-            }
+    /// Places joint record `joint` between `a` and `b` (see [`Self::add_contact`]).
+    pub fn add_joint(&mut self, joint: J, a: Endpoint, b: Endpoint) -> Slot {
+        let color = self.place(a, b);
+        let list = &mut self.colors[color.index()].joints;
+        list.push(joint);
+        Slot {
+            color,
+            index: last_index(list.len()),
         }
-        let list = &mut source.handles[kind.list_index()];
-        let index = slot.index as usize;
-        debug_assert_eq!(
-            list.get(index),
-            Some(&handle),
-            "handle {handle} is not at {slot:?}"
-        );
-        list.swap_remove(index);
-        list.get(index).map(|&moved| Moved {
-            handle: moved,
-            new_slot: slot,
-        })
     }
 
-    /// The handles of `kind` stored in `color` (which may be [`ColorIndex::OVERFLOW`]).
-    pub fn handles(&self, kind: ConstraintKind, color: ColorIndex) -> &[u32] {
-        &self.colors[color.index()].handles[kind.list_index()]
+    /// Removes and returns the contact record at `slot`, added with the endpoints `a` and `b`.
+    /// The colour's last record moves into its position (unless it was the last): the caller
+    /// must update the slot it keeps for that one.
+    pub fn remove_contact(&mut self, slot: Slot, a: Endpoint, b: Endpoint) -> C {
+        self.release(slot.color, a, b);
+        self.colors[slot.color.index()]
+            .contacts
+            .swap_remove(slot.index as usize)
     }
 
-    /// The contact handles of colour `color`.
-    pub fn contacts(&self, color: ColorIndex) -> &[u32] {
-        self.handles(ConstraintKind::Contact, color)
+    /// Removes and returns the joint record at `slot` (see [`Self::remove_contact`]).
+    pub fn remove_joint(&mut self, slot: Slot, a: Endpoint, b: Endpoint) -> J {
+        self.release(slot.color, a, b);
+        self.colors[slot.color.index()]
+            .joints
+            .swap_remove(slot.index as usize)
     }
 
-    /// The joint handles of colour `color`.
-    pub fn joints(&self, color: ColorIndex) -> &[u32] {
-        self.handles(ConstraintKind::Joint, color)
+    /// The contact records of `color` (which may be [`ColorIndex::OVERFLOW`]).
+    pub fn contacts(&self, color: ColorIndex) -> &[C] {
+        &self.colors[color.index()].contacts
     }
 
-    /// The contact handles that found no colour.
-    pub fn overflow_contacts(&self) -> &[u32] {
+    /// The contact records of `color`, for writing.
+    pub fn contacts_mut(&mut self, color: ColorIndex) -> &mut [C] {
+        &mut self.colors[color.index()].contacts
+    }
+
+    /// The joint records of `color`.
+    pub fn joints(&self, color: ColorIndex) -> &[J] {
+        &self.colors[color.index()].joints
+    }
+
+    /// The joint records of `color`, for writing.
+    pub fn joints_mut(&mut self, color: ColorIndex) -> &mut [J] {
+        &mut self.colors[color.index()].joints
+    }
+
+    /// Every colour's contact and joint records for writing at once, colours in order and the
+    /// overflow set last.
+    pub fn colors_mut(&mut self) -> impl Iterator<Item = (&mut Vec<C>, &mut Vec<J>)> {
+        self.colors
+            .iter_mut()
+            .map(|color| (&mut color.contacts, &mut color.joints))
+    }
+
+    /// The contact records that found no colour.
+    pub fn overflow_contacts(&self) -> &[C] {
         self.contacts(ColorIndex::OVERFLOW)
     }
 
-    /// The joint handles that found no colour.
-    pub fn overflow_joints(&self) -> &[u32] {
+    /// The joint records that found no colour.
+    pub fn overflow_joints(&self) -> &[J] {
         self.joints(ColorIndex::OVERFLOW)
     }
 
     /// How many constraints of `kind` each colour holds (the overflow set not included).
     pub fn occupancy(&self, kind: ConstraintKind) -> [usize; GRAPH_COLOR_COUNT] {
-        std::array::from_fn(|c| self.colors[c].handles[kind.list_index()].len())
+        std::array::from_fn(|c| self.colors[c].len(kind))
     }
 
     /// The number of colours (not counting overflow) that hold at least one constraint.
@@ -288,10 +301,7 @@ impl ConstraintGraph {
 
     /// The total number of constraints of `kind`, overflow included.
     pub fn len(&self, kind: ConstraintKind) -> usize {
-        self.colors
-            .iter()
-            .map(|c| c.handles[kind.list_index()].len())
-            .sum()
+        self.colors.iter().map(|c| c.len(kind)).sum()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -302,16 +312,37 @@ impl ConstraintGraph {
     pub fn clear(&mut self) {
         for color in &mut self.colors {
             color.bodies.clear();
-            color.handles.iter_mut().for_each(Vec::clear);
+            color.contacts.clear();
+            color.joints.clear();
         }
     }
 
-    pub(crate) fn kinds() -> [ConstraintKind; 2] {
-        ConstraintKind::ALL
+    /// Chooses the colour of a new constraint between `a` and `b` and takes its bodies' bits.
+    fn place(&mut self, a: Endpoint, b: Endpoint) -> ColorIndex {
+        let color = self.choose_color(a, b);
+        if !color.is_overflow() {
+            let bodies = &mut self.colors[color.index()].bodies;
+            for end in [a, b].into_iter().filter(|e| e.dynamic) {
+                bodies.set(end.body as usize);
+            }
+        }
+        color
     }
 
-    pub(crate) fn list_of(kind: ConstraintKind) -> usize {
-        kind.list_index()
+    /// Gives back the bits of a constraint between `a` and `b` leaving `color`.
+    fn release(&mut self, color: ColorIndex, a: Endpoint, b: Endpoint) {
+        if color.is_overflow() {
+            return;
+        }
+        let bodies = &mut self.colors[color.index()].bodies;
+        for end in [a, b].into_iter().filter(|e| e.dynamic) {
+            debug_assert!(
+                bodies.get(end.body as usize),
+                "body {} not in colour",
+                end.body
+            );
+            bodies.unset(end.body as usize);
+        }
     }
 
     /// The colour a new constraint between `a` and `b` goes to, per the policy.
@@ -346,5 +377,56 @@ impl ConstraintGraph {
         (self.policy.static_floor..GRAPH_COLOR_COUNT)
             .rev()
             .find(|&c| !self.colors[c].bodies.get(body))
+    }
+}
+
+/// The position of the last of `len` records, as a slot index.
+fn last_index(len: usize) -> u32 {
+    u32::try_from(len - 1).expect("more than u32::MAX constraints in a colour")
+}
+
+/// The graph of plain handles: each constraint is its caller's `u32` index, and removal reports
+/// which handle moved ([`Moved`]).
+impl ConstraintGraph<u32, u32> {
+    /// Places constraint `handle` of `kind` between `a` and `b`.
+    pub fn add(&mut self, kind: ConstraintKind, handle: u32, a: Endpoint, b: Endpoint) -> Slot {
+        match kind {
+            ConstraintKind::Contact => self.add_contact(handle, a, b),
+            ConstraintKind::Joint => self.add_joint(handle, a, b),
+        }
+    }
+
+    /// Removes constraint `handle` stored at `slot` with the endpoints it was added with. If
+    /// another handle moved into its position, returns it with its new slot.
+    pub fn remove(
+        &mut self,
+        kind: ConstraintKind,
+        handle: u32,
+        slot: Slot,
+        a: Endpoint,
+        b: Endpoint,
+    ) -> Option<Moved> {
+        debug_assert_eq!(
+            self.handles(kind, slot.color).get(slot.index as usize),
+            Some(&handle),
+            "handle {handle} is not at {slot:?}"
+        );
+        match kind {
+            ConstraintKind::Contact => self.remove_contact(slot, a, b),
+            ConstraintKind::Joint => self.remove_joint(slot, a, b),
+        };
+        let list = self.handles(kind, slot.color);
+        list.get(slot.index as usize).map(|&moved| Moved {
+            handle: moved,
+            new_slot: slot,
+        })
+    }
+
+    /// The handles of `kind` stored in `color`.
+    pub fn handles(&self, kind: ConstraintKind, color: ColorIndex) -> &[u32] {
+        match kind {
+            ConstraintKind::Contact => self.contacts(color),
+            ConstraintKind::Joint => self.joints(color),
+        }
     }
 }

@@ -170,7 +170,7 @@ fn remove_reports_the_handle_that_moved() {
         2 => (Endpoint::dynamic(4), Endpoint::dynamic(5)),
         _ => (Endpoint::dynamic(1), Endpoint::dynamic(0)),
     };
-    assert_eq!(graph.validate(lookup), Ok(()));
+    assert_eq!(graph.validate_handles(lookup), Ok(()));
 }
 
 #[test]
@@ -200,14 +200,14 @@ fn validate_catches_a_lookup_that_disagrees() {
     graph.add(CONTACT, 1, Endpoint::dynamic(2), Endpoint::dynamic(3));
     // Pretend both constraints hold body 0: the colour would write body 0 twice.
     let wrong = |_: ConstraintKind, h: u32| (Endpoint::dynamic(0), Endpoint::dynamic(h + 10));
-    let err = graph.validate(wrong).unwrap_err();
+    let err = graph.validate_handles(wrong).unwrap_err();
     assert!(err.contains("body 0 twice"), "{err}");
     // Pretend constraint 1 holds bodies 2 and 4: bit 3 is then stale and bit 4 missing.
     let drifted = |_: ConstraintKind, h: u32| match h {
         0 => (Endpoint::dynamic(0), Endpoint::dynamic(1)),
         _ => (Endpoint::dynamic(2), Endpoint::dynamic(4)),
     };
-    assert!(graph.validate(drifted).is_err());
+    assert!(graph.validate_handles(drifted).is_err());
 }
 
 /// A small deterministic generator (xorshift64*), so the tests need no extra dependency.
@@ -286,7 +286,7 @@ impl Model {
             let live = self.live[&(kind as u8, h)];
             (live.a, live.b)
         };
-        self.graph.validate(lookup).unwrap();
+        self.graph.validate_handles(lookup).unwrap();
         for (&(kind, handle), live) in &self.live {
             let kind = if kind == JOINT as u8 { JOINT } else { CONTACT };
             let list = self.graph.handles(kind, live.slot.color);
@@ -404,6 +404,6 @@ fn pyramid_colours_without_overflow_and_ground_contacts_go_last() {
         assert_eq!(box_colours, 6, "{occupancy:?}");
         assert_eq!(occupancy[6..GRAPH_COLOR_COUNT - 1].iter().sum::<usize>(), 0);
         let lookup = |_: ConstraintKind, h: u32| contacts[h as usize];
-        assert_eq!(graph.validate(lookup), Ok(()));
+        assert_eq!(graph.validate_handles(lookup), Ok(()));
     }
 }

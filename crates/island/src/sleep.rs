@@ -151,6 +151,45 @@ impl IslandGraph {
         Ok(self.key_at(slot))
     }
 
+    /// Records a whole island's rest summary for this pass at once, for a caller that folds its
+    /// bodies' timers itself (in parallel, say): the same as recording each body, except that
+    /// the bodies' own records are not kept, so an island split in this pass gets no summary
+    /// until the caller records one for each part. A NaN time counts as 0 (awake).
+    pub fn record_island_rest(
+        &mut self,
+        island: IslandId,
+        rest: IslandRest,
+    ) -> Result<(), IslandError> {
+        self.live_island(island)?;
+        let clean = |t: f32| if t.is_nan() { 0.0 } else { t };
+        let rest = IslandRest {
+            min_sleep_time: clean(rest.min_sleep_time),
+            max_sleep_time: clean(rest.max_sleep_time),
+        };
+        let pass = self.sleep_pass;
+        let slot = island.index();
+        let record = &mut self.island_at_mut(slot).rest;
+        let first_record = record.current(pass).is_none();
+        *record = RestRecord {
+            pass,
+            rest: Some(rest),
+        };
+        if first_record {
+            self.rested_islands.push(slot);
+        }
+        Ok(())
+    }
+
+    /// How many island slots there are (live or free): island indices are below it.
+    pub fn island_slot_count(&self) -> usize {
+        self.islands.slot_count()
+    }
+
+    /// The live island in slot `slot`, if there is one.
+    pub fn island_at_slot(&self, slot: u32) -> Option<IslandId> {
+        self.islands.key_at(slot)
+    }
+
     /// The island's rest summary for the current pass, or `None` if none of its bodies was
     /// recorded since (or since it was merged with an unrecorded island).
     pub fn island_rest(&self, island: IslandId) -> Result<Option<IslandRest>, IslandError> {

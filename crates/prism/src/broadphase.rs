@@ -50,6 +50,7 @@
 //! keys) answers "does this pair already have a contact?"; it is only ever probed, never
 //! iterated.
 
+use crate::body::Body;
 use crate::contact::pair_key;
 use crate::def::Filter;
 use crate::profile::zone;
@@ -58,7 +59,7 @@ use crate::world::World;
 use collision::geometry::{shape_centroid, shape_extent};
 use collision::tree::DynamicTree;
 use collision::{Aabb, SPECULATIVE_DISTANCE, Shape};
-use core_soa::{Arena, BitSet, Body, BodyId, BodyType, ShapeId};
+use core_soa::{Arena, BitSet, BodyId, BodyType, ShapeId};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};

@@ -5,39 +5,42 @@
 //! the manifold from step to step: that is the contact cache, which lets the solver start each
 //! step from last step's impulses.
 //!
-//! Like bodies, a contact has a cold and a hot record:
+//! A contact has a cold and a hot record:
 //!
 //! ```text
-//!   arena: Arena<Contact>      stable slot and ContactId; shapes; the links of the two
-//!                              bodies' contact lists; where its sim is
-//!   sims:  Vec<ContactSim>     dense; what the narrowphase reads and writes every step
-//!                              (shapes, bodies, material, manifold, touching flags)
-//!   frames: Vec<Option<ManifoldFrame>>
-//!                              parallel to `sims`: each awake contact's recycling record
+//!   Contact     arena, stable slot      shapes; links of the two bodies' contact lists;
+//!                                       where the sim is (set, graph colour, index)
+//!   ContactSim  wherever it lives       the solver's view (bodies' awake indices, inverse
+//!                                       masses, material, manifold with accumulated impulses),
+//!                                       the bodies' places, shapes, flags, recycling record
 //! ```
 //!
-//! The narrowphase walks `sims` as a plain slice, so it can be split across threads. Removing a
-//! sim swaps the last one into its place and fixes that contact's `sim_index`.
+//! The sim is stored where its state puts it, and it is solved and collided in place:
 //!
-//! The recycling record (~90 bytes, see `recycle.rs`) is read and written by the narrowphase
-//! only, so it is kept beside the sims rather than in them: every other pass over the sims —
-//! building the solver's records, storing its impulses, applying touching changes — then
-//! streams a 144-byte record instead of one over 220 bytes. `frames[i]` belongs to `sims[i]`; every
-//! push and swap-remove of an awake sim does the same to its frame. A contact that leaves the
-//! awake store drops its frame (its first collide after waking is a full one).
+//! ```text
+//!   touching, bodies awake or static   a graph colour (or the overflow set)  solved, collided
+//!   not touching, a body awake         the awake set's contacts             collided
+//!   touching, island asleep            the sleeping island's set            untouched
+//!   not touching, no body awake        the disabled set ("parked")          untouched
+//! ```
 //!
-//! Each body's contacts form an intrusive doubly linked list threaded through the contacts (the
-//! `edges`, one per side), keyed by core-soa's edge keys (`contact index << 1 | side`), so a body
-//! can find its contacts without any per-body allocation.
+//! The solver's part of the sim ([`SolverContact`]) comes first, so preparation reads one
+//! contiguous 144-byte record and the impulse store writes into the same one: the manifold the
+//! narrowphase updates next step. Anchors in it are relative to the bodies' centres of mass, as
+//! the solver wants them (the narrowphase converts them); users see them relative to the body
+//! origins ([`ContactData`]). The body indices and inverse masses in it are kept current by
+//! `relocate.rs` whenever a body moves between or within solver sets or changes mass.
 
+use crate::constraint_list::{Edge, ListNode, attach, detach};
 use crate::error::PrismError;
 use crate::events::ContactEndTouchEvent;
 use crate::recycle::ManifoldFrame;
+use crate::solver_set::{AWAKE_SET, DISABLED_SET};
 use crate::world::World;
 use collision::Manifold;
-use core_soa::{
-    Arena, BodyId, ContactId, NULL_INDEX, ShapeId, edge_constraint, edge_key, edge_side,
-};
+use core_soa::{BodyId, NULL_BODY, ShapeId, Vec2};
+use graph_coloring::{ColorIndex, Endpoint};
+use solver_simd::{ContactRecord, SolverContact};
 
 /// The key of an unordered shape pair in the pair set: lower index in the high half.
 #[inline]
@@ -50,15 +53,19 @@ pub(crate) fn pair_key(shape_a: u32, shape_b: u32) -> u64 {
     (u64::from(low) << 32) | u64::from(high)
 }
 
-/// One side of a contact in its body's contact list.
+/// Where a body's sim lives: its solver set and its index there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct ContactEdge {
-    /// The body's arena index.
-    pub(crate) body: u32,
-    /// Edge key of the previous contact in the body's list, or `NULL_INDEX`.
-    pub(crate) prev: u32,
-    /// Edge key of the next contact in the body's list, or `NULL_INDEX`.
-    pub(crate) next: u32,
+pub(crate) struct BodyRef {
+    pub(crate) set: u32,
+    pub(crate) local: u32,
+}
+
+/// A constraint's place in the constraint graph: its colour and the endpoints it was added
+/// with (removal must hand the graph the same ones).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct GraphPlace {
+    pub(crate) color: ColorIndex,
+    pub(crate) ends: [Endpoint; 2],
 }
 
 /// The cold contact record.
@@ -67,12 +74,23 @@ pub(crate) struct Contact {
     pub(crate) shape_a: ShapeId,
     pub(crate) shape_b: ShapeId,
     /// Side 0 is body A's list, side 1 body B's.
-    pub(crate) edges: [ContactEdge; 2],
-    /// Index of this contact's [`ContactSim`] in the store of `set_index`.
-    pub(crate) sim_index: u32,
-    /// The store holding the sim: `AWAKE_SET` (`ContactStore::sims`), a sleeping set, or the
-    /// parked contacts (see `solver_set.rs`).
+    pub(crate) edges: [Edge; 2],
+    /// The solver set whose store holds the sim (the awake set for graph members).
     pub(crate) set_index: u32,
+    /// The graph colour holding the sim, if it is in the graph.
+    pub(crate) graph: Option<GraphPlace>,
+    /// The sim's index in its colour or set store.
+    pub(crate) local_index: u32,
+}
+
+impl ListNode for Contact {
+    fn edges(&self) -> &[Edge; 2] {
+        &self.edges
+    }
+
+    fn edges_mut(&mut self) -> &mut [Edge; 2] {
+        &mut self.edges
+    }
 }
 
 /// What the narrowphase decided about a contact this step.
@@ -87,51 +105,54 @@ pub(crate) enum ContactChange {
     Disjoint,
 }
 
-/// The hot contact record, walked by the narrowphase and the solver-contact builder.
+/// The hot contact record (see the module notes).
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 pub(crate) struct ContactSim {
-    /// Arena index of the cold [`Contact`] (back-reference).
+    /// What the solver reads and writes: awake indices, inverse masses, material, and the
+    /// manifold (centre-relative anchors, accumulated impulses).
+    pub(crate) solver: SolverContact,
+    /// Arena index of the cold [`Contact`].
     pub(crate) contact: u32,
-    /// Arena indices of the shapes and their bodies.
+    /// Arena indices of the shapes.
     pub(crate) shape_a: u32,
     pub(crate) shape_b: u32,
-    pub(crate) body_a: u32,
-    pub(crate) body_b: u32,
-    /// Mixed material: `sqrt(f_a·f_b)` and `max(r_a, r_b)`.
-    pub(crate) friction: f32,
-    pub(crate) restitution: f32,
-    /// Whether either shape asked for begin/end events.
-    pub(crate) enable_events: bool,
+    /// Where the two bodies' sims are (for their transforms).
+    pub(crate) bodies: [BodyRef; 2],
     /// Whether the manifold has points.
     pub(crate) touching: bool,
+    /// Whether either shape asked for begin/end events.
+    pub(crate) enable_events: bool,
+    /// Whether `frame` describes the manifold (see `recycle.rs`): set by a full collide,
+    /// cleared when the manifold's anchors may no longer match it.
+    pub(crate) recyclable: bool,
     /// Set by the narrowphase, consumed by the contact-state pass.
     pub(crate) change: ContactChange,
-    /// Normal from A to B; anchors relative to the body origins; cached impulses.
-    pub(crate) manifold: Manifold,
+    pub(crate) frame: ManifoldFrame,
 }
 
-/// All contacts: cold records with stable ids, and their dense hot records.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct ContactStore {
-    pub(crate) arena: Arena<Contact, ContactId>,
-    pub(crate) sims: Vec<ContactSim>,
-    /// By awake sim index: what recycling needs of the last computed manifold (see the module
-    /// notes); `None` until the contact's first collide.
-    pub(crate) frames: Vec<Option<ManifoldFrame>>,
-}
-
-impl ContactStore {
-    /// Appends an awake sim (with no recycling record); returns its index.
-    pub(crate) fn push_sim(&mut self, sim: ContactSim) -> u32 {
-        self.sims.push(sim);
-        self.frames.push(None);
-        (self.sims.len() - 1) as u32
+impl ContactRecord for ContactSim {
+    #[inline]
+    fn solver_contact(&self) -> &SolverContact {
+        &self.solver
     }
 
-    /// Removes the awake sim at `index` (the last one takes its place), with its record.
-    pub(crate) fn swap_remove_sim(&mut self, index: usize) -> ContactSim {
-        self.frames.swap_remove(index);
-        self.sims.swap_remove(index)
+    #[inline]
+    fn solver_contact_mut(&mut self) -> &mut SolverContact {
+        &mut self.solver
+    }
+}
+
+impl ContactSim {
+    /// The manifold with anchors relative to the body origins, given the world offsets from
+    /// each origin to its centre of mass (`q·local_center`).
+    pub(crate) fn origin_manifold(&self, offset_a: Vec2, offset_b: Vec2) -> Manifold {
+        let mut manifold = self.solver.manifold;
+        for point in manifold.points_mut() {
+            point.anchor_a += offset_a;
+            point.anchor_b += offset_b;
+        }
+        manifold
     }
 }
 
@@ -148,40 +169,78 @@ pub struct ContactData {
 }
 
 impl World {
-    /// Every touching contact: the awake ones in contact order, then the sleeping ones.
+    /// Every touching contact, in contact-id order.
     pub fn contact_data(&self) -> impl Iterator<Item = ContactData> + '_ {
-        self.all_contact_sims()
-            .filter(|sim| sim.touching)
-            .filter_map(|sim| {
-                let contact = self.contacts.arena.get_by_index(sim.contact)?;
-                Some(ContactData {
-                    shape_a: contact.shape_a,
-                    shape_b: contact.shape_b,
-                    manifold: sim.manifold,
-                })
-            })
+        self.contacts
+            .iter()
+            .filter_map(|(id, _)| self.touching_contact_data(id.index()))
     }
 
     /// The touching contacts of one body, most recent first.
     pub fn body_contact_data(&self, body: BodyId) -> Result<Vec<ContactData>, PrismError> {
-        let body = self.body(body)?;
-        let data = self
-            .body_contact_indices(body)
+        self.body(body)?;
+        Ok(self
+            .contacts_of_body(body.index())
             .into_iter()
-            .filter_map(|index| {
-                let contact = self.contacts.arena.get_by_index(index)?;
-                let sim = self.contact_sim(index)?;
-                sim.touching.then_some(ContactData {
-                    shape_a: contact.shape_a,
-                    shape_b: contact.shape_b,
-                    manifold: sim.manifold,
-                })
-            })
-            .collect();
-        Ok(data)
+            .filter_map(|index| self.touching_contact_data(index))
+            .collect())
     }
 
-    /// Creates the contact for a new pair of shapes (by arena index) found by the broadphase.
+    /// What users see of contact `index`, if it touches.
+    fn touching_contact_data(&self, index: u32) -> Option<ContactData> {
+        let contact = self.contacts.get_by_index(index)?;
+        let sim = self.contact_sim(index)?;
+        sim.touching.then(|| ContactData {
+            shape_a: contact.shape_a,
+            shape_b: contact.shape_b,
+            manifold: self.user_manifold(sim),
+        })
+    }
+
+    /// A sim's manifold with origin-relative anchors.
+    pub(crate) fn user_manifold(&self, sim: &ContactSim) -> Manifold {
+        let offset = |side: usize| {
+            let place = sim.bodies[side];
+            self.solver_sets
+                .get(place.set as usize)
+                .and_then(|set| set.bodies.sims().get(place.local as usize))
+                .map_or(Vec2::ZERO, |body| {
+                    body.transform.q.rotate(body.local_center)
+                })
+        };
+        sim.origin_manifold(offset(0), offset(1))
+    }
+
+    /// The hot record of contact `index` (arena index), wherever it is stored.
+    pub(crate) fn contact_sim(&self, index: u32) -> Option<&ContactSim> {
+        let contact = self.contacts.get_by_index(index)?;
+        let local = contact.local_index as usize;
+        match contact.graph {
+            Some(place) => self.graph.contacts(place.color).get(local),
+            None => self
+                .solver_sets
+                .get(contact.set_index as usize)?
+                .contacts
+                .get(local),
+        }
+    }
+
+    /// The hot record of contact `index`, for writing.
+    pub(crate) fn contact_sim_mut(&mut self, index: u32) -> Option<&mut ContactSim> {
+        let contact = self.contacts.get_by_index(index)?;
+        let local = contact.local_index as usize;
+        match contact.graph {
+            Some(place) => self.graph.contacts_mut(place.color).get_mut(local),
+            None => self
+                .solver_sets
+                .get_mut(contact.set_index as usize)?
+                .contacts
+                .get_mut(local),
+        }
+    }
+
+    /// Creates the contact for a new pair of shapes (by arena index) found by the broadphase:
+    /// in the awake set if a body is awake, else parked.
     pub(crate) fn create_contact(&mut self, shape_a: u32, shape_b: u32) {
         let (Some(id_a), Some(id_b)) = (self.shapes.key_at(shape_a), self.shapes.key_at(shape_b))
         else {
@@ -190,59 +249,78 @@ impl World {
         let (Some(a), Some(b)) = (self.shapes.get(id_a), self.shapes.get(id_b)) else {
             return;
         };
-        let sim = ContactSim {
-            contact: 0,
-            shape_a,
-            shape_b,
-            body_a: a.body.index(),
-            body_b: b.body.index(),
-            friction: (a.friction * b.friction).sqrt(),
-            restitution: a.restitution.max(b.restitution),
-            enable_events: a.enable_contact_events || b.enable_contact_events,
-            touching: false,
-            change: ContactChange::None,
-            manifold: Manifold::default(),
-        };
-        let sim_index = self.contacts.sims.len() as u32;
-        let no_edge = ContactEdge {
-            body: NULL_INDEX,
-            prev: NULL_INDEX,
-            next: NULL_INDEX,
-        };
-        let id = self.contacts.arena.insert(Contact {
-            shape_a: id_a,
-            shape_b: id_b,
-            edges: [no_edge; 2],
-            sim_index,
-            set_index: crate::body::AWAKE_SET,
-        });
-        self.contacts.push_sim(ContactSim {
-            contact: id.index(),
-            ..sim
-        });
-        self.attach_contact_edge(id.index(), 0, sim.body_a);
-        self.attach_contact_edge(id.index(), 1, sim.body_b);
+        let (body_a, body_b) = (a.body.index(), b.body.index());
+        let material = (
+            (a.friction * b.friction).sqrt(),
+            a.restitution.max(b.restitution),
+            a.enable_contact_events || b.enable_contact_events,
+        );
+        let index = self
+            .contacts
+            .insert(Contact {
+                shape_a: id_a,
+                shape_b: id_b,
+                edges: [Edge::UNLINKED; 2],
+                set_index: AWAKE_SET,
+                graph: None,
+                local_index: 0,
+            })
+            .index();
+        self.link_contact_edges(index, body_a, body_b);
+        let sim = self.new_contact_sim(index, [shape_a, shape_b], [body_a, body_b], material);
+        let awake = self.is_body_index_awake(body_a) || self.is_body_index_awake(body_b);
+        let set = if awake { AWAKE_SET } else { DISABLED_SET };
+        self.store_contact_sim(index, sim, set);
         self.broadphase.pair_set.insert(pair_key(shape_a, shape_b));
-        self.place_new_contact(id.index());
+    }
+
+    /// A new contact's sim: no manifold yet; bodies and masses as they are now.
+    fn new_contact_sim(
+        &self,
+        index: u32,
+        shapes: [u32; 2],
+        bodies: [u32; 2],
+        (friction, restitution, enable_events): (f32, f32, bool),
+    ) -> ContactSim {
+        let mut sim = ContactSim {
+            solver: SolverContact {
+                body_a: NULL_BODY,
+                body_b: NULL_BODY,
+                inv_mass_a: 0.0,
+                inv_inertia_a: 0.0,
+                inv_mass_b: 0.0,
+                inv_inertia_b: 0.0,
+                friction,
+                restitution,
+                manifold: Manifold::default(),
+            },
+            contact: index,
+            shape_a: shapes[0],
+            shape_b: shapes[1],
+            bodies: [BodyRef { set: 0, local: 0 }; 2],
+            touching: false,
+            enable_events,
+            recyclable: false,
+            change: ContactChange::None,
+            frame: ManifoldFrame::default(),
+        };
+        for (side, &body) in bodies.iter().enumerate() {
+            if let Some(data) = self.contact_side(body) {
+                sim.set_side(side, data);
+            }
+        }
+        sim
     }
 
     /// Destroys a contact by arena index. Returns its end-touch event if it was touching and
     /// reports events.
     pub(crate) fn destroy_contact(&mut self, index: u32) -> Option<ContactEndTouchEvent> {
-        let id = self.contacts.arena.key_at(index)?;
+        let id = self.contacts.key_at(index)?;
         self.wake_contact(index);
         self.unlink_contact(index);
-        self.remove_contact_from_graph(index);
-        self.detach_contact_edge(index, 0);
-        self.detach_contact_edge(index, 1);
-        let contact = self.contacts.arena.remove(id)?;
-        let sim_index = contact.sim_index as usize;
-        let sim = self.contacts.swap_remove_sim(sim_index);
-        if let Some(moved) = self.contacts.sims.get(sim_index)
-            && let Some(moved_contact) = self.contacts.arena.get_by_index_mut(moved.contact)
-        {
-            moved_contact.sim_index = sim_index as u32;
-        }
+        let sim = self.take_contact_sim(index)?;
+        self.unlink_contact_edges(index);
+        let contact = self.contacts.remove(id)?;
         self.broadphase
             .pair_set
             .remove(&pair_key(sim.shape_a, sim.shape_b));
@@ -252,59 +330,24 @@ impl World {
         })
     }
 
-    /// Pushes contact `index` (side `side`) at the head of body `body`'s contact list.
-    fn attach_contact_edge(&mut self, index: u32, side: u32, body: u32) {
-        let key = edge_key(index, side);
-        let Some(owner) = self.bodies.get_by_index_mut(body) else {
-            return;
-        };
-        let old_head = owner.contact_head;
-        owner.contact_head = key;
-        owner.contact_count += 1;
-        if old_head != NULL_INDEX
-            && let Some(head) = self
-                .contacts
-                .arena
-                .get_by_index_mut(edge_constraint(old_head))
-        {
-            head.edges[edge_side(old_head) as usize].prev = key;
-        }
-        if let Some(contact) = self.contacts.arena.get_by_index_mut(index) {
-            contact.edges[side as usize] = ContactEdge {
-                body,
-                prev: NULL_INDEX,
-                next: old_head,
-            };
+    /// Threads contact `index` into its bodies' contact lists.
+    fn link_contact_edges(&mut self, index: u32, body_a: u32, body_b: u32) {
+        for (side, body) in [(0, body_a), (1, body_b)] {
+            if let Some(owner) = self.bodies.get_by_index_mut(body) {
+                attach(&mut self.contacts, &mut owner.contacts, index, side, body);
+            }
         }
     }
 
-    /// Removes contact `index` (side `side`) from its body's contact list.
-    fn detach_contact_edge(&mut self, index: u32, side: u32) {
-        let Some(contact) = self.contacts.arena.get_by_index(index) else {
-            return;
-        };
-        let edge = contact.edges[side as usize];
-        if edge.prev != NULL_INDEX
-            && let Some(prev) = self
-                .contacts
-                .arena
-                .get_by_index_mut(edge_constraint(edge.prev))
-        {
-            prev.edges[edge_side(edge.prev) as usize].next = edge.next;
-        }
-        if edge.next != NULL_INDEX
-            && let Some(next) = self
-                .contacts
-                .arena
-                .get_by_index_mut(edge_constraint(edge.next))
-        {
-            next.edges[edge_side(edge.next) as usize].prev = edge.prev;
-        }
-        if let Some(body) = self.bodies.get_by_index_mut(edge.body) {
-            if body.contact_head == edge_key(index, side) {
-                body.contact_head = edge.next;
+    /// Takes contact `index` out of its bodies' contact lists.
+    fn unlink_contact_edges(&mut self, index: u32) {
+        for side in 0..2 {
+            let Some(edge) = self.contacts.get_by_index(index).map(|c| c.edges[side]) else {
+                return;
+            };
+            if let Some(owner) = self.bodies.get_by_index_mut(edge.body) {
+                detach(&mut self.contacts, &mut owner.contacts, index, side as u32);
             }
-            body.contact_count -= 1;
         }
     }
 }

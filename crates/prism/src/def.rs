@@ -174,7 +174,7 @@ impl Default for BodyDef {
             fixed_rotation: false,
             user_data: 0,
             enable_sleep: true,
-            sleep_threshold: core_soa::Body::DEFAULT_SLEEP_THRESHOLD,
+            sleep_threshold: core_soa::BodySim::DEFAULT_SLEEP_THRESHOLD,
             inertia_scale: 1.0,
         }
     }

@@ -1,50 +1,58 @@
-//! Step phase 5: after the solver has written the new transforms, every moving body's shapes
-//! are tested against their fat boxes. A proxy whose reach (its tight box grown by the
-//! speculative distance, `broadphase::proxy_box`) has left its fat box is re-inserted into the
-//! moving tree with a fresh fat box and buffered, so the next step's pair update looks for what
-//! it now overlaps; a reach still inside its fat box costs nothing more (that slack is what the
-//! margin buys). The tight box itself is not stored: only queries read it, and they compute it
-//! from the body's transform (`World::tight_aabb`).
-//!
-//! The phase is two passes over the awake bodies, in awake-set order:
+//! Step phase 5: after the solver has written the new transforms, one parallel pass over the
+//! awake bodies does everything a body needs at the end of a step:
 //!
 //! ```text
-//!   escapes  per shape: reach from the body's transform; keep it if it left the fat box
-//!            the shape record keeps (a copy of its tree leaf's box)
-//!   apply    move the escaped proxies and buffer their moves
-//!   rebuild  the part of the moving tree the moves loosened, once
+//!   sleep timer   t ← t + dt while max(|v|, r·|ω|) ≤ threshold, else 0 (sleep.rs)
+//!   island rest   a dynamic body folds t into its island's least and most rested times
+//!   moving        a kinematic body whose timer is 0 is listed (it disturbs what it touches)
+//!   boxes         per shape: the reach from the body's transform; listed if it left the fat
+//!                 box the shape record keeps (a copy of its tree leaf's box)
 //! ```
+//!
+//! The bodies are cut into fixed chunks of [`BOX_CHUNK`]; each chunk writes only its own
+//! bodies' sims and returns its escapes and moving kinematic bodies, concatenated in chunk
+//! order; the islands' rest times are folded with atomic minimum and maximum, which do not
+//! depend on the order. So the pass gives the same result for any number of workers. Then,
+//! serially, the escaped proxies are moved — at rest almost none — and the part of the moving
+//! tree the moves loosened is rebuilt once:
+//!
+//! ```text
+//!   apply    move the escaped proxies and buffer their moves      O(escapes)
+//!   rebuild  the moved leaves' ancestors                          O(moves · log n)
+//! ```
+//!
+//! A proxy whose reach (its tight box grown by the speculative distance,
+//! `broadphase::proxy_box`) has left its fat box is re-inserted into the moving tree with a
+//! fresh fat box and buffered, so the next step's pair update looks for what it now overlaps; a
+//! reach still inside its fat box costs nothing more (that slack is what the margin buys). The
+//! tight box itself is not stored: only queries read it, and they compute it from the body's
+//! transform (`World::tight_aabb`).
 //!
 //! A moved proxy of the moving tree gets its new fat box at once but keeps its place, and the
 //! tree only notes it (`move_proxy_deferred`, see the collision crate's `tree/enlarge.rs`);
 //! after the last move one `rebuild_enlarged` flags the moved leaves' ancestors and rebuilds
 //! that top part of the tree, keeping close subtrees whole. With several workers the rebuild
-//! runs over the world's pool and gives the same tree, node for node, as with one, so the
-//! pair update that follows sees identical trees for any worker count.
+//! runs over the world's pool and gives the same tree, node for node, as with one.
 //!
-//! The first pass reads only the body's sim and its shapes' records, so with several workers
-//! it runs over fixed chunks of bodies in parallel and writes nothing; the chunks' escapes are
-//! concatenated in body order, and the second pass — which edits the tree and the move buffer
-//! — runs serially in that order. The tree and the buffer therefore see the same edits in the
-//! same order for any worker count, and the step stays bitwise reproducible. At rest almost no
-//! shape escapes, so the serial pass is short. With one worker both passes are one loop.
-//!
-//! Most resting shapes never escape their fat box, so the escape test uses the record's copy
-//! of the fat box instead of the tree's leaf: the common case reads nothing outside the shape
-//! record. The copy is kept equal to the leaf wherever a proxy is created or re-inserted.
+//! Most resting shapes never escape their fat box, and a body's *slack* — how far its shapes
+//! may still move before one can have left — skips even the test: the common case reads
+//! nothing outside the body's sim.
 
-use crate::body::AWAKE_SET;
+use crate::body::Body;
 use crate::broadphase::{BroadPhase, TreeKind, fat_margin, proxy_box};
 use crate::profile::zone;
 use crate::shape::ShapeRecord;
+use crate::sleep::{IslandRestTable, RestFold};
+use crate::solver_set::AWAKE_SET;
 use crate::world::World;
 use collision::Aabb;
 use collision::geometry::compute_aabb;
-use core_soa::{Arena, Body, BodyId, BodySim, BodyState, ShapeId, Vec2};
+use core_soa::{Arena, BodyId, BodySim, BodyState, ShapeId, Vec2, body_flags};
+use island::{IslandGraph, update_sleep_time};
 use rayon::prelude::*;
 
-/// Awake bodies per parallel task when testing boxes: a box costs tens of nanoseconds, so a
-/// task must hold a few hundred bodies to outweigh the scheduling.
+/// Awake bodies per parallel task: a body costs tens of nanoseconds, so a task must hold a few
+/// hundred bodies to outweigh the scheduling.
 const BOX_CHUNK: usize = 256;
 
 /// A shape whose new reach left its fat box.
@@ -54,54 +62,112 @@ struct Escape {
     reach: Aabb,
 }
 
+/// What one chunk of bodies reports to the serial part.
+#[derive(Default)]
+struct ChunkReport {
+    escapes: Vec<Escape>,
+    moving_kinematics: Vec<u32>,
+}
+
+/// What the pass reads besides the bodies.
+struct FinalizeView<'a> {
+    bodies: &'a Arena<Body, BodyId>,
+    shapes: &'a Arena<ShapeRecord, ShapeId>,
+    islands: &'a IslandGraph,
+    rest: &'a IslandRestTable,
+    /// The step's `dt` when sleep is enabled for the world; `None` skips the timers.
+    sleep_dt: Option<f32>,
+}
+
 impl World {
-    /// New proxies for every awake shape that left its fat box.
-    pub(crate) fn finalize_bodies(&mut self) {
+    /// Step phase 5 (see the module notes). Returns the awake kinematic bodies that moved this
+    /// step, in awake-set order.
+    pub(crate) fn finalize_bodies(&mut self, dt: f32) -> Vec<u32> {
         zone!("finalize bodies");
         let parallel = self.def.worker_count > 1;
-        for escape in self.awake_escapes(parallel) {
-            apply_escape(&mut self.shapes, &mut self.broadphase, escape);
+        self.island_rest
+            .reset(self.islands.graph.island_slot_count());
+        let view = FinalizeView {
+            bodies: &self.bodies,
+            shapes: &self.shapes,
+            islands: &self.islands.graph,
+            rest: &self.island_rest,
+            sleep_dt: self.def.enable_sleep.then_some(dt),
+        };
+        let bodies = &mut self.solver_sets[AWAKE_SET as usize].bodies;
+        let (sims, states) = bodies.sims_and_states_mut();
+        let chunk =
+            |(sims, states): (&mut [BodySim], &[BodyState])| finalize_chunk(sims, states, &view);
+        let reports: Vec<ChunkReport> = if parallel {
+            let chunks = sims
+                .par_chunks_mut(BOX_CHUNK)
+                .zip(states.par_chunks(BOX_CHUNK));
+            chunks.map(chunk).collect()
+        } else {
+            vec![chunk((sims, states))]
+        };
+        let mut moving = Vec::new();
+        for report in reports {
+            for escape in report.escapes {
+                apply_escape(&mut self.shapes, &mut self.broadphase, escape);
+            }
+            moving.extend(report.moving_kinematics);
         }
         if parallel {
             self.broadphase.moving_tree.rebuild_enlarged_parallel();
         } else {
             self.broadphase.moving_tree.rebuild_enlarged();
         }
-    }
-
-    /// Every awake shape that left its fat box, in awake-set order; with `parallel`, found
-    /// over the current rayon pool in fixed chunks of bodies. Updates each body's slack.
-    fn awake_escapes(&mut self, parallel: bool) -> Vec<Escape> {
-        let (bodies, shapes) = (&self.bodies, &self.shapes);
-        let (sims, states) = self.solver_sets[AWAKE_SET as usize].sims_and_states_mut();
-        let test = |(sims, states): (&mut [BodySim], &[BodyState])| {
-            let mut escapes = Vec::new();
-            for (sim, state) in sims.iter_mut().zip(states) {
-                test_body(bodies, shapes, sim, state, &mut escapes);
-            }
-            escapes
-        };
-        if !parallel {
-            return test((sims, states));
-        }
-        let chunks = sims
-            .par_chunks_mut(BOX_CHUNK)
-            .zip(states.par_chunks(BOX_CHUNK));
-        let escapes: Vec<Vec<Escape>> = chunks.map(test).collect();
-        escapes.concat()
+        moving
     }
 
     /// Makes the next finalize test every shape of the body against its fat box: for a body
     /// moved, re-massed, or given new shapes or proxies outside the solver.
     pub(crate) fn forget_fat_slack(&mut self, body_index: u32) {
-        let Some(body) = self.bodies.get_by_index(body_index) else {
-            return;
-        };
-        let set = self.solver_sets.get_mut(body.set_index as usize);
-        if let Some((sim, _)) = set.and_then(|set| set.get_mut(body.local_index)) {
+        if let Some((sim, _)) = self.body_sim_state_mut(body_index) {
             sim.fat_slack = 0.0;
         }
     }
+}
+
+/// One chunk of the pass (see the module notes).
+fn finalize_chunk(
+    sims: &mut [BodySim],
+    states: &[BodyState],
+    view: &FinalizeView<'_>,
+) -> ChunkReport {
+    let mut report = ChunkReport::default();
+    let mut fold = RestFold::new(view.rest);
+    for (sim, state) in sims.iter_mut().zip(states) {
+        if let Some(dt) = view.sleep_dt {
+            advance_sleep_timer(sim, state, dt);
+            if state.flags & body_flags::KINEMATIC != 0 {
+                if sim.sleep_time == 0.0 {
+                    report.moving_kinematics.push(sim.body);
+                }
+            } else if let Some(island) = view.islands.island_of(sim.body) {
+                fold.add(island.index(), sim.sleep_time);
+            }
+        }
+        test_body(view.bodies, view.shapes, sim, state, &mut report.escapes);
+    }
+    fold.flush();
+    report
+}
+
+/// Advances a body's sleep timer by `dt` (see `sleep.rs`). A body that may not sleep never
+/// accumulates rest, except a kinematic body, whose timer says only whether it moves (it
+/// never sleeps: it has no island).
+fn advance_sleep_timer(sim: &mut BodySim, state: &BodyState, dt: f32) {
+    let linear = state.linear_velocity.length();
+    let angular = sim.max_extent * state.angular_velocity.abs();
+    let time = update_sleep_time(sim.sleep_time, linear, angular, sim.sleep_threshold, dt);
+    let kinematic = state.flags & body_flags::KINEMATIC != 0;
+    sim.sleep_time = if sim.enable_sleep || kinematic {
+        time
+    } else {
+        0.0
+    };
 }
 
 /// Tests the body's shapes against their fat boxes, pushing those that left to `escapes`,
@@ -251,14 +317,16 @@ mod tests {
             .map(|&shape| world.shapes.get(shape).unwrap().fat_aabb)
             .collect();
         // Moved as the solver moves a body: pose and the step's displacement together.
-        let (sims, states) = world.solver_sets[AWAKE_SET as usize].sims_and_states_mut();
+        let (sims, states) = world.solver_sets[AWAKE_SET as usize]
+            .bodies
+            .sims_and_states_mut();
         for (k, (sim, state)) in sims.iter_mut().zip(states).enumerate() {
             sim.transform.p.x += shift(k);
             sim.center.x += shift(k);
             state.delta_position = Vec2::new(shift(k), 0.0);
         }
         let pool = Arc::clone(&world.thread_pool);
-        pool.install(|| world.finalize_bodies());
+        pool.install(|| world.finalize_bodies(1.0 / 60.0));
         (world, shapes, resting_fat)
     }
 
@@ -266,7 +334,7 @@ mod tests {
     fn boxes_follow_bodies_and_only_escaped_proxies_move() {
         for workers in [1, 2] {
             let (world, shapes, resting_fat) = shifted_world(workers);
-            let sims = world.solver_sets[AWAKE_SET as usize].sims();
+            let sims = world.solver_sets[AWAKE_SET as usize].bodies.sims();
             assert_eq!(sims.len(), BODIES);
             let mut expected_moves = Vec::new();
             for (k, (sim, &shape)) in sims.iter().zip(&shapes).enumerate() {

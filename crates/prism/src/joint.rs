@@ -19,15 +19,12 @@
 //!
 //! ## In the step
 //!
-//! `step.rs` turns every joint in the constraint graph into the solver's `JointConstraint`,
-//! ordered by colour like the contacts: the solver prepares them after the step's start pose is
-//! recorded and solves each colour's joints in that colour's stages, before its contacts
-//! (joints are the stiffer constraints; contacts get the last word), the overflow joints with
-//! the overflow contacts on the scalar path. After the solve the accumulated impulses return to
-//! the joints' carries (warm starting) and each joint's reaction `λ/h` is kept for
-//! [`World::joint_reaction`]; breakable joints over their threshold are destroyed and reported
-//! ([`World::joint_events`]).
-//!
+//! A joint's constraint lives in a graph colour while its bodies are awake (`store.rs`), so the
+//! solver prepares and solves it in place: each colour's joints in that colour's stages, before
+//! its contacts, the overflow joints on the scalar path. After the solve, breakable joints over
+//! their threshold are destroyed and reported ([`World::joint_events`]); a joint's reaction is
+//! its accumulated impulses over the substep ([`World::joint_reaction`], `step.rs`).
+
 //! ## Mass ratios
 //!
 //! An iterative solver moves impulses well only between bodies of similar effective mass at the
@@ -140,7 +137,7 @@ impl World {
     pub fn body_joints(&self, body: BodyId) -> Result<Vec<JointId>, PrismError> {
         self.body(body)?;
         Ok(self
-            .body_joint_indices(body.index())
+            .joints_of_body(body.index())
             .into_iter()
             .filter_map(|index| self.joints.arena.key_at(index))
             .collect())
@@ -160,7 +157,10 @@ impl World {
 
     /// The kind and current settings of a joint.
     pub fn joint_settings(&self, id: JointId) -> Result<JointKind, PrismError> {
-        Ok(self.joint(id)?.kind)
+        self.joint(id)?;
+        self.joint_sim(id.index())
+            .map(|joint| joint.kind)
+            .ok_or_else(|| invalid_joint(id))
     }
 
     /// Replaces a joint's settings with `settings` of the same kind (a revolute joint takes
@@ -171,7 +171,7 @@ impl World {
         id: JointId,
         settings: JointKind,
     ) -> Result<(), PrismError> {
-        let current = self.joint(id)?.kind;
+        let current = self.joint_settings(id)?;
         if std::mem::discriminant(&current) != std::mem::discriminant(&settings) {
             return Err(PrismError::InvalidJoint {
                 field: "settings".into(),
@@ -182,12 +182,10 @@ impl World {
         let (a, b) = self.joint_bodies(id)?;
         self.wake_body(a.index());
         self.wake_body(b.index());
-        let record = self.joint_mut(id)?;
-        let changed = changed_rows(&record.kind, &settings);
-        record.kind = settings;
-        self.joints.joints_edited = true;
-        if let Some(carry) = self.joints.carried.get_mut(id.index() as usize) {
-            reset_changed_rows(&mut carry.impulses, changed);
+        let changed = changed_rows(&current, &settings);
+        if let Some(joint) = self.joint_sim_mut(id.index()) {
+            joint.kind = settings;
+            reset_changed_rows(&mut joint.impulses, changed);
         }
         Ok(())
     }
@@ -201,7 +199,7 @@ impl World {
         lower: f32,
         upper: f32,
     ) -> Result<(), PrismError> {
-        let mut settings = self.joint(id)?.kind;
+        let mut settings = self.joint_settings(id)?;
         match &mut settings {
             JointKind::Revolute(j) => {
                 (j.enable_limit, j.lower_angle, j.upper_angle) = (enable, lower, upper)
@@ -229,7 +227,7 @@ impl World {
         speed: f32,
         max_effort: f32,
     ) -> Result<(), PrismError> {
-        let mut settings = self.joint(id)?.kind;
+        let mut settings = self.joint_settings(id)?;
         match &mut settings {
             JointKind::Revolute(j) => {
                 (j.enable_motor, j.motor_speed, j.max_motor_torque) = (enable, speed, max_effort)
@@ -257,7 +255,7 @@ impl World {
         hertz: f32,
         damping_ratio: f32,
     ) -> Result<(), PrismError> {
-        let mut settings = self.joint(id)?.kind;
+        let mut settings = self.joint_settings(id)?;
         match &mut settings {
             JointKind::Revolute(j) => {
                 (j.enable_spring, j.hertz, j.damping_ratio) = (enable, hertz, damping_ratio)
@@ -278,7 +276,7 @@ impl World {
 
     /// Moves a target joint's target (world point).
     pub fn set_joint_target(&mut self, id: JointId, target: Vec2) -> Result<(), PrismError> {
-        let mut settings = self.joint(id)?.kind;
+        let mut settings = self.joint_settings(id)?;
         match &mut settings {
             JointKind::Target(j) => j.target = finite_vec("target", target)?,
             other => return Err(not_supported("a target", other)),
@@ -294,7 +292,7 @@ impl World {
         linear_offset: Vec2,
         angular_offset: f32,
     ) -> Result<(), PrismError> {
-        let mut settings = self.joint(id)?.kind;
+        let mut settings = self.joint_settings(id)?;
         match &mut settings {
             JointKind::Motor(j) => {
                 j.linear_offset = finite_vec("linear_offset", linear_offset)?;
@@ -336,10 +334,11 @@ impl World {
     }
 
     /// The force (N) and torque (N·m) the joint applied to body B in the last step it was
-    /// solved (body A received the opposite force). Zero before the first step.
+    /// solved (body A received the opposite force): its accumulated impulses over the substep
+    /// of the last step. Zero before the first step.
     pub fn joint_reaction(&self, id: JointId) -> Result<(Vec2, f32), PrismError> {
         self.joint(id)?;
-        let reaction = self.joints.carried[id.index() as usize].reaction;
+        let reaction = self.joint_reaction_of(id.index());
         Ok((reaction.force, reaction.torque))
     }
 
@@ -409,11 +408,8 @@ impl World {
     /// Destroys the contacts between two bodies (their end-touch events come with the next
     /// step's events).
     fn destroy_contacts_between(&mut self, body_a: u32, body_b: u32) {
-        let Some(body) = self.bodies.get_by_index(body_a) else {
-            return;
-        };
-        for contact in self.body_contact_indices(body) {
-            let Some(record) = self.contacts.arena.get_by_index(contact) else {
+        for contact in self.contacts_of_body(body_a) {
+            let Some(record) = self.contacts.get_by_index(contact) else {
                 continue;
             };
             let other_side = record.edges.iter().any(|edge| edge.body == body_b);
@@ -454,23 +450,6 @@ impl World {
             .arena
             .get_mut(id)
             .ok_or_else(|| invalid_joint(id))
-    }
-
-    /// The solver's view of a joint for diagnostics: masses of each body wherever it is stored
-    /// (awake or asleep), centre-of-mass frames; `None` if a body is missing.
-    fn diagnostic_constraint(&self, record: &JointRecord) -> Option<JointConstraint> {
-        let side = |id: BodyId, frame: Transform| {
-            let body = self.bodies.get(id)?;
-            let (sim, _) = self
-                .solver_sets
-                .get(body.set_index as usize)?
-                .get(body.local_index)?;
-            let local = Transform::new(frame.p - sim.local_center, frame.q);
-            Some(JointBody::awake(0, sim.inv_mass, sim.inv_inertia, local))
-        };
-        let a = side(record.base.body_a, record.frame_a)?;
-        let b = side(record.base.body_b, record.frame_b)?;
-        Some(JointConstraint::new(record.kind, a, b))
     }
 }
 

@@ -12,36 +12,53 @@
 //! [`World::step`]`(dt, substeps)` runs these phases, each a method over flat arrays, each timed
 //! into the [`StepProfile`]:
 //!
-//! 1. **Update pairs** — query the broadphase (a static and a moving AABB tree) for proxies
-//!    that moved; create a contact for every new overlapping, filter-accepted shape pair, in
-//!    sorted pair order.
-//! 2. **Collide** — for every contact, drop it if the fat boxes separated, else compute its
-//!    manifold and carry last step's impulses to points with the same feature id. A pair whose
-//!    relative pose barely changed keeps its manifold and only updates the separations
-//!    (contact recycling, as Box2D and Rapier do; `recycle.rs` says what it does to stacks).
-//! 3. **Update contact state** — serially, in contact order: begin/end touch events and
-//!    destruction of separated contacts.
-//! 4. **Solve** — the touching contacts and the joints go to the solver (soft step with
-//!    substeps, or classic sequential impulses), ordered by graph colour; solved impulses return
-//!    to the contact cache and the joints; diverged bodies are reset and reported; joints whose
-//!    force or torque exceeded their break threshold are destroyed and reported (`joint.rs`).
-//! 5. **Finalize bodies** — new shape boxes from the new transforms; proxies that left their fat
-//!    boxes are re-inserted and buffered for step 1.
-//! 6. **Islands and sleep** — sleep timers; one island split; islands that rested 0.5 s move
-//!    into sleeping solver sets and cost nothing until touched or edited (`island.rs`,
-//!    `sleep.rs`, `solver_set.rs`).
+//! 1. **Update pairs** — query the broadphase (static, moving and sleeping AABB trees) for the
+//!    proxies that moved; create a contact for every new overlapping, filter-accepted shape
+//!    pair, in sorted pair order.
+//! 2. **Collide** — every awake contact, where it is stored (the graph's colours and the awake
+//!    set), in parallel chunks: drop it if the fat boxes separated, else compute its manifold
+//!    and carry last step's impulses to points with the same feature id. A pair whose relative
+//!    pose barely changed keeps its manifold and only updates the separations (contact
+//!    recycling, as Box2D and Rapier do; `recycle.rs` says what it does to stacks).
+//! 3. **Update contact state** — only the contacts that changed, in contact order: begin/end
+//!    touch events, a contact that began touching moves into a graph colour and one that
+//!    stopped moves out, separated contacts are destroyed.
+//! 4. **Solve** — the solver runs over the graph's colours in place: each colour's contacts and
+//!    joints (soft step with substeps, or classic sequential impulses), the overflow set last;
+//!    the accumulated impulses land in the contacts' own records. Diverged bodies are reset and
+//!    reported; joints whose force or torque exceeded their break threshold are destroyed and
+//!    reported (`joint.rs`).
+//! 5. **Finalize bodies** — in parallel chunks of awake bodies: sleep timers and each island's
+//!    least rested time, then the shapes' boxes against their fat boxes; proxies that left are
+//!    re-inserted and buffered for step 1.
+//! 6. **Islands and sleep** — bodies touched by moving kinematic bodies stay awake; one island
+//!    split; islands that rested 0.5 s move into sleeping solver sets, with their contacts and
+//!    joints, and cost nothing until touched or edited (`island.rs`, `sleep.rs`,
+//!    `solver_set.rs`).
+//!
+//! Serial work left in a step, all proportional to what changed rather than to the world: the
+//! new pairs' contact creation, the changed contacts' state updates, the escaped proxies'
+//! re-insertion and the tree rebuild above them, breakable joints, moving kinematic bodies'
+//! constraints, one pass over the island slots, and islands falling asleep.
 //!
 //! ## Storage
 //!
 //! ```text
-//!   Body        cold   Arena (stable slots, generational BodyId)       who, shapes, contacts
-//!   BodySim     warm   dense array per solver set (static, awake)      pose, mass, forces
-//!   BodyState   hot    dense array, awake set only, 32 bytes           velocity, deltas
-//!   Shape              Arena (ShapeId)                                 geometry, filter, proxy
-//!   Contact     cold   Arena (stable ids) + intrusive per-body lists   shapes, list links
-//!   ContactSim  hot    dense array                                     manifold, material
-//!   Joint              Arena (JointId) + intrusive per-body lists      def, frames, impulses
+//!   Body          cold   Arena (stable slot, BodyId)          type, shapes, constraint lists
+//!   BodySim       warm   dense, per solver set                pose, mass, sleep timer
+//!   BodyState     hot    dense, per solver set, 32 bytes      velocity, step deltas
+//!   Shape                Arena (ShapeId)                      geometry, filter, proxy
+//!   Contact       cold   Arena + per-body lists               shapes, where the sim is
+//!   ContactSim    hot    graph colour or set store            solver view, manifold, recycling
+//!   Joint         cold   Arena (JointId) + per-body lists     definition, frames
+//!   JointConstraint      graph colour or set store            settings, sides, impulses
 //! ```
+//!
+//! A solver set (`solver_set.rs`) keeps bodies, contacts and joints together: the static set,
+//! the awake set, one per sleeping island, and one for parked contacts. The awake touching
+//! contacts and the awake joints are held by the constraint graph's colours (`graph.rs`), where
+//! the narrowphase and the solver both work on them in place; what they hold of their bodies
+//! is kept current when a body moves or changes mass (`relocate.rs`).
 //!
 //! Users hold small `Copy` ids. A stale id (its object destroyed) is rejected with
 //! [`PrismError::InvalidId`], never silently aliased to a newer object. Every function that
@@ -50,10 +67,10 @@
 //!
 //! ## Threads and determinism
 //!
-//! The world owns a rayon pool of `WorldDef::worker_count` threads and runs each step inside it;
-//! with more than one worker the pair queries and the narrowphase are split across the pool.
-//! Every per-item result depends only on its own inputs and every serial pass walks arrays in
-//! index order, so the world is bitwise identical for any worker count, run after run.
+//! The world owns a rayon pool of `WorldDef::worker_count` threads and runs each step inside it.
+//! Every parallel pass cuts its work into fixed chunks that do not depend on the worker count,
+//! every per-item result depends only on its own inputs, and every serial pass walks in a fixed
+//! order, so the world is bitwise identical for any worker count, run after run.
 //!
 //! Continuous collision is not part of the step yet: `enable_continuous` is stored in the
 //! definitions for when it is.
@@ -80,7 +97,9 @@
 //! ```
 
 mod body;
+mod body_motion;
 mod broadphase;
+mod constraint_list;
 mod contact;
 mod def;
 mod error;
@@ -89,10 +108,12 @@ mod finalize;
 mod graph;
 mod island;
 mod joint;
+mod mass;
 mod narrowphase;
 mod profile;
 mod query;
 mod recycle;
+mod relocate;
 mod shape;
 mod sleep;
 mod solve;

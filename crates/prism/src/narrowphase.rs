@@ -1,68 +1,61 @@
 //! The narrowphase (step phase 2) and the contact-state pass (step phase 3).
 //!
-//! **Collide** is a function over a slice of contact sims. For each contact it reads — and only
-//! reads — the two shapes and their bodies' transforms, and writes only that contact's own sim
-//! and recycling record:
+//! **Collide** runs over the awake contacts where they are stored — each graph colour's sims
+//! and the awake set's non-touching ones — cut into fixed chunks of [`COLLIDE_CHUNK`] that the
+//! world's pool collides in parallel. For each contact it reads only the two shapes and the two
+//! body sims its sim names, and writes only that sim:
 //!
 //! 1. if the two fat boxes no longer overlap, mark the contact `Disjoint` and stop (a contact
-//!    that touched last step and whose fat boxes have not changed since skips the test, and
-//!    with it the reading of its two shape records: see `fat_boxes_known_to_overlap`);
+//!    collided last step whose fat boxes have not changed since skips the test, and with it the
+//!    reading of its two shape records: see [`fat_boxes_known_to_overlap`]);
 //! 2. otherwise, if recycling is on and the pair's relative pose has barely changed since its
-//!    manifold was computed, keep that manifold and update its separations (see `recycle.rs`);
-//!    else compute the manifold with `collision::collide` (shapes in their body frames, placed
-//!    by the body-origin transforms) and record it for recycling;
+//!    manifold was computed, keep that manifold and update its separations (`recycle.rs`); else
+//!    compute the manifold with `collision::collide` (shapes in their body frames, placed by the
+//!    body-origin transforms), move its anchors from the body origins to the centres of mass
+//!    (`anchor − q·local_center`, what the solver wants) and record it for recycling;
 //! 3. carry the cache: a new point whose feature id matches a point of the previous manifold
 //!    takes over that point's accumulated normal and tangent impulses and is marked `persisted`
 //!    (same id ⇒ same pair of features ⇒ physically the same contact point, so last step's
 //!    impulse is an excellent first guess); other points start from zero;
-//! 4. touching is `point_count > 0`; a change of touching is recorded as started/stopped.
+//! 4. touching is `point_count > 0`; a change of touching is recorded on the sim and the
+//!    contact's id returned.
 //!
-//! Nothing shared is mutated, so with more than one worker the slice is split into fixed-size
-//! chunks that the world's thread pool collides in parallel; each contact's result depends only
-//! on its own inputs, so the outcome is bitwise the same for any thread count. With one worker
-//! it is a plain loop on the caller's thread. The pass also tells whether any contact recorded a
-//! change (an or over the chunks, so also independent of the split).
+//! Each chunk returns the ids of its changed contacts; the lists are concatenated in chunk
+//! order and sorted, so the result depends on the scene alone, whatever the split. A resting
+//! scene returns nothing and allocates nothing.
 //!
-//! Recycling made the per-contact arithmetic cheap enough that what remained was memory: two
-//! shape records read for the fat-box test (one cache miss each). They are not read on the
-//! resting path — the fat-box test is skipped when it cannot have changed, and the recycling
-//! test reads only the contact's own record and the two transforms.
-//!
-//! **Update contact state** then walks the sims serially in index order, collects the recorded
-//! changes, and applies them — all begins, then all ends, then all destructions, each group in
-//! contact order:
+//! **Update contact state** then applies the changes serially, in contact-id order — all
+//! begins, then all ends, then all destructions — touching only the changed contacts:
 //!
 //! ```text
-//!   began touching    begin event → link islands (wakes a sleeping one) → take a colour
-//!   stopped touching  end event   → leave its colour → unlink (island may split)
+//!   began touching    begin event → link islands (wakes a sleeping one) → into a colour
+//!   stopped touching  end event   → out of its colour, into the awake set → unlink
 //!   disjoint          destroy (end event if it was touching; leaves colour and island)
 //! ```
 //!
-//! Serial and in a fixed order, so events, contact ids, islands and colours come out the same on
-//! every run and for every worker count. A step in which no contact recorded a change (most
-//! steps of a resting scene) skips the walk.
+//! The serial cost is proportional to the number of changes, not of contacts.
 
 use crate::broadphase::BroadPhase;
-use crate::contact::{ContactChange, ContactSim};
+use crate::contact::{BodyRef, ContactChange, ContactSim};
 use crate::events::{ContactBeginTouchEvent, ContactEndTouchEvent};
 use crate::profile::zone;
 use crate::recycle::ManifoldFrame;
 use crate::shape::ShapeRecord;
-use crate::solve::{BodyTable, tabulate_bodies};
+use crate::solver_set::{AWAKE_SET, SolverSet};
 use crate::world::World;
 use collision::Manifold;
 use collision::collide::collide;
 use collision::shape_extent;
-use core_soa::{Arena, Body, BodyArrays, BodyId, ShapeId, Transform, Vec2};
+use core_soa::{Arena, BodySim, ShapeId, Vec2};
 use rayon::prelude::*;
 
-/// Read-only access to what the narrowphase needs: shapes and body transforms.
+/// Contacts per parallel task: large enough to amortise scheduling, small enough to balance.
+const COLLIDE_CHUNK: usize = 64;
+
+/// Read-only access to what the narrowphase needs: shapes and body sims.
 pub(crate) struct CollideView<'a> {
     pub(crate) shapes: &'a Arena<ShapeRecord, ShapeId>,
-    pub(crate) bodies: &'a Arena<Body, BodyId>,
-    pub(crate) solver_sets: &'a [BodyArrays],
-    /// This step's transforms of the static and awake bodies, by arena index.
-    pub(crate) transforms: &'a BodyTable<Transform>,
+    pub(crate) sets: &'a [SolverSet],
     /// Whether resting manifolds may be recycled (`WorldDef::enable_contact_recycling`).
     pub(crate) recycle: bool,
     /// Which shapes' fat boxes changed since the last narrowphase.
@@ -70,90 +63,51 @@ pub(crate) struct CollideView<'a> {
 }
 
 impl CollideView<'_> {
-    /// The transform of the body at arena index `body`: from the table, or for a body not in
-    /// it (asleep, touched by an awake body's contact) through its solver set.
     #[inline]
-    fn transform(&self, body: u32) -> Transform {
-        self.transforms
-            .get(body)
-            .unwrap_or_else(|| self.transform_from_set(body))
-    }
-
-    fn transform_from_set(&self, body: u32) -> Transform {
-        self.bodies
-            .get_by_index(body)
-            .and_then(|b| {
-                self.solver_sets
-                    .get(b.set_index as usize)?
-                    .get(b.local_index)
-            })
-            .map_or(Transform::IDENTITY, |(sim, _)| sim.transform)
+    fn body(&self, place: BodyRef) -> Option<&BodySim> {
+        self.sets
+            .get(place.set as usize)?
+            .bodies
+            .sims()
+            .get(place.local as usize)
     }
 }
 
-/// Contacts per parallel task: large enough to amortise scheduling, small enough to balance.
-const COLLIDE_CHUNK: usize = 64;
-
-/// Updates the manifold and touching state of every contact in `sims`, and the recycling
-/// record `frames[i]` of `sims[i]` (see the module notes). Returns whether any contact recorded
-/// a change for the contact-state pass.
-pub(crate) fn collide_contacts(
-    sims: &mut [ContactSim],
-    frames: &mut [Option<ManifoldFrame>],
-    view: &CollideView<'_>,
-) -> bool {
-    let mut changed = false;
-    for (sim, frame) in sims.iter_mut().zip(frames) {
-        collide_contact(sim, frame, view);
-        changed |= sim.change != ContactChange::None;
+/// Collides every contact of `sims` (see the module notes); returns the ids of those whose
+/// touching state changed or that became disjoint.
+pub(crate) fn collide_contacts(sims: &mut [ContactSim], view: &CollideView<'_>) -> Vec<u32> {
+    let mut changed = Vec::new();
+    for sim in sims {
+        collide_contact(sim, view);
+        if sim.change != ContactChange::None {
+            changed.push(sim.contact);
+        }
     }
     changed
 }
 
-/// [`collide_contacts`] split into chunks across the current rayon pool (the step runs inside
-/// the world's pool).
-fn collide_contacts_parallel(
-    sims: &mut [ContactSim],
-    frames: &mut [Option<ManifoldFrame>],
-    view: &CollideView<'_>,
-) -> bool {
-    sims.par_chunks_mut(COLLIDE_CHUNK)
-        .zip(frames.par_chunks_mut(COLLIDE_CHUNK))
-        .map(|(sims, frames)| collide_contacts(sims, frames, view))
-        .reduce(|| false, |a, b| a || b)
-}
-
-fn collide_contact(
-    sim: &mut ContactSim,
-    frame: &mut Option<ManifoldFrame>,
-    view: &CollideView<'_>,
-) {
-    if !fat_boxes_known_to_overlap(sim, frame, view) && !fat_boxes_overlap(sim, view) {
+fn collide_contact(sim: &mut ContactSim, view: &CollideView<'_>) {
+    let bodies = (view.body(sim.bodies[0]), view.body(sim.bodies[1]));
+    let (Some(body_a), Some(body_b)) = bodies else {
+        sim.change = ContactChange::Disjoint;
+        return;
+    };
+    if !fat_boxes_known_to_overlap(sim, view) && !fat_boxes_overlap(sim, view) {
         sim.change = ContactChange::Disjoint;
         return;
     }
-    let xf_a = view.transform(sim.body_a);
-    let xf_b = view.transform(sim.body_b);
-    let recycled = match (&*frame, view.recycle) {
-        (Some(frame), true) => frame.recycle(&sim.manifold, xf_a, xf_b),
-        _ => None,
-    };
+    let recycled = (view.recycle && sim.recyclable)
+        .then(|| sim.frame.recycle(&sim.solver.manifold, body_a, body_b))
+        .flatten();
     let manifold = match recycled {
         Some(manifold) => manifold,
-        None => {
-            let (Some(shape_a), Some(shape_b)) = (
-                view.shapes.get_by_index(sim.shape_a),
-                view.shapes.get_by_index(sim.shape_b),
-            ) else {
+        None => match collide_afresh(sim, body_a, body_b, view) {
+            Some(manifold) => manifold,
+            None => {
                 sim.change = ContactChange::Disjoint;
                 return;
-            };
-            let mut manifold = collide(&shape_a.geometry, xf_a, &shape_b.geometry, xf_b);
-            carry_impulses(&sim.manifold, &mut manifold);
-            let extent_b = shape_extent(&shape_b.geometry, Vec2::ZERO);
-            *frame = Some(ManifoldFrame::capture(&manifold, xf_a, xf_b, extent_b));
-            manifold
-        }
+            }
+        },
     };
     let touching = manifold.point_count > 0;
     sim.change = match (sim.touching, touching) {
@@ -162,25 +116,46 @@ fn collide_contact(
         _ => ContactChange::None,
     };
     sim.touching = touching;
-    sim.manifold = manifold;
+    sim.solver.manifold = manifold;
 }
 
-/// Whether the contact's fat boxes overlap without reading its shapes: a contact with a
-/// recycling record was collided in the last narrowphase (it gets one only then, and loses it on
-/// leaving the awake contacts, which are all visited every step), so its fat boxes overlapped
-/// then; if neither has changed since, they still do (see [`BroadPhase::fat_box_changed`]).
-#[inline]
-fn fat_boxes_known_to_overlap(
-    sim: &ContactSim,
-    frame: &Option<ManifoldFrame>,
+/// A full collide of the pair, with the cache carried, anchors moved to the centres of mass,
+/// and the recycling record captured; `None` if a shape is gone.
+fn collide_afresh(
+    sim: &mut ContactSim,
+    body_a: &BodySim,
+    body_b: &BodySim,
     view: &CollideView<'_>,
-) -> bool {
-    let known = frame.is_some()
+) -> Option<Manifold> {
+    let shape_a = view.shapes.get_by_index(sim.shape_a)?;
+    let shape_b = view.shapes.get_by_index(sim.shape_b)?;
+    let (xf_a, xf_b) = (body_a.transform, body_b.transform);
+    let mut manifold = collide(&shape_a.geometry, xf_a, &shape_b.geometry, xf_b);
+    carry_impulses(&sim.solver.manifold, &mut manifold);
+    let (offset_a, offset_b) = (body_a.center - xf_a.p, body_b.center - xf_b.p);
+    for point in manifold.points_mut() {
+        point.anchor_a -= offset_a;
+        point.anchor_b -= offset_b;
+    }
+    let extent_b = shape_extent(&shape_b.geometry, Vec2::ZERO);
+    sim.frame = ManifoldFrame::capture(&manifold, xf_a, xf_b, extent_b);
+    sim.recyclable = true;
+    Some(manifold)
+}
+
+/// Whether the contact's fat boxes overlap without reading its shapes: a recyclable contact was
+/// collided in the last narrowphase (a full collide makes it so, and it stays so only while it
+/// is collided every step: see `recycle.rs`), so its fat boxes overlapped then; if neither has
+/// changed since, they still do (see [`BroadPhase::fat_box_changed`]).
+#[inline]
+fn fat_boxes_known_to_overlap(sim: &ContactSim, view: &CollideView<'_>) -> bool {
+    let known = sim.recyclable
         && !view.broadphase.fat_box_changed(sim.shape_a)
         && !view.broadphase.fat_box_changed(sim.shape_b);
     debug_assert!(
         !known || fat_boxes_overlap(sim, view),
-        "stale overlap for {sim:?}"
+        "stale overlap for contact {}",
+        sim.contact
     );
     known
 }
@@ -216,49 +191,50 @@ pub(crate) fn carry_impulses(old: &Manifold, new: &mut Manifold) {
 }
 
 impl World {
-    /// Step phase 2: the narrowphase over all contacts.
-    /// Returns whether any contact began or stopped touching or became disjoint.
-    pub(crate) fn collide(&mut self) -> bool {
+    /// Step phase 2: the narrowphase over the awake contacts. Returns the ids of the contacts
+    /// that began or stopped touching or became disjoint, in increasing order.
+    pub(crate) fn collide(&mut self) -> Vec<u32> {
         zone!("collide");
-        let transforms = &mut self.step_scratch.transforms;
-        let slot_count = self.bodies.slot_count();
-        tabulate_bodies(&self.solver_sets, slot_count, transforms, |_, _, sim| {
-            sim.transform
-        });
+        let mut awake = std::mem::take(&mut self.solver_sets[AWAKE_SET as usize].contacts);
         let view = CollideView {
             shapes: &self.shapes,
-            bodies: &self.bodies,
-            solver_sets: &self.solver_sets,
-            transforms,
+            sets: &self.solver_sets,
             recycle: self.def.enable_contact_recycling,
             broadphase: &self.broadphase,
         };
-        let (sims, frames) = (&mut self.contacts.sims, &mut self.contacts.frames);
-        let changed = if self.def.worker_count > 1 {
-            collide_contacts_parallel(sims, frames, &view)
+        let mut chunks: Vec<&mut [ContactSim]> = Vec::new();
+        for (contacts, _) in self.graph.colors_mut() {
+            chunks.extend(contacts.chunks_mut(COLLIDE_CHUNK));
+        }
+        chunks.extend(awake.chunks_mut(COLLIDE_CHUNK));
+        let mut changed: Vec<u32> = if self.def.worker_count > 1 {
+            let results = chunks.into_par_iter().map(|c| collide_contacts(c, &view));
+            results.flatten_iter().collect()
         } else {
-            collide_contacts(sims, frames, &view)
+            chunks
+                .into_iter()
+                .flat_map(|c| collide_contacts(c, &view))
+                .collect()
         };
+        self.solver_sets[AWAKE_SET as usize].contacts = awake;
         self.broadphase.clear_fat_box_changes();
+        changed.sort_unstable();
         changed
     }
 
-    /// Step phase 3: applies the narrowphase's verdicts in contact order — begin touching
-    /// (event, into the constraint graph), end touching (event, out of the graph), and
-    /// destruction of disjoint contacts. `changed` is [`World::collide`]'s answer: when no
-    /// contact recorded a change (a resting scene, most steps) there is nothing to collect.
-    pub(crate) fn update_contact_states(&mut self, changed: bool) {
+    /// Step phase 3: applies the narrowphase's verdicts (see the module notes).
+    pub(crate) fn update_contact_states(&mut self, changed: &[u32]) {
         zone!("update contact state");
-        if !changed {
-            return;
-        }
         let (mut started, mut stopped, mut disjoint) = (Vec::new(), Vec::new(), Vec::new());
-        for sim in &mut self.contacts.sims {
+        for &contact in changed {
+            let Some(sim) = self.contact_sim_mut(contact) else {
+                continue;
+            };
             match std::mem::take(&mut sim.change) {
                 ContactChange::None => {}
-                ContactChange::StartedTouching => started.push(sim.contact),
-                ContactChange::StoppedTouching => stopped.push(sim.contact),
-                ContactChange::Disjoint => disjoint.push(sim.contact),
+                ContactChange::StartedTouching => started.push(contact),
+                ContactChange::StoppedTouching => stopped.push(contact),
+                ContactChange::Disjoint => disjoint.push(contact),
             }
         }
         for contact in started {
@@ -274,49 +250,55 @@ impl World {
         }
     }
 
-    /// Contact `contact` (arena index) began touching: its begin event; it links its bodies'
-    /// islands (waking a sleeping one) and then takes a colour.
+    /// Contact `contact` began touching: its begin event; it links its bodies' islands
+    /// (waking a sleeping one, so both bodies are awake when the colour is chosen) and then
+    /// moves into a colour.
     fn begin_touch(&mut self, contact: u32) {
-        if let Some((shape_a, shape_b, sim)) = self.contact_with_events(contact) {
-            let manifold = sim.manifold;
-            self.events.current.begin.push(ContactBeginTouchEvent {
-                shape_a,
-                shape_b,
-                manifold,
-            });
+        if let Some(event) = self.begin_event(contact) {
+            self.events.current.begin.push(event);
         }
-        // Linking first: it wakes a sleeping body, so both are awake when the colour is chosen.
         self.link_contact(contact);
-        self.link_contact(contact);
-        self.add_contact_to_graph(contact);
+        if let Some(sim) = self.take_contact_sim(contact) {
+            self.store_contact_sim(contact, sim, AWAKE_SET);
+        }
     }
 
-    /// Contact `contact` (arena index) stopped touching: its end event; it leaves its colour
-    /// and its island (which becomes a split candidate).
+    /// Contact `contact` stopped touching: its end event; it leaves its colour for the awake
+    /// set and its island (which becomes a split candidate).
     fn end_touch(&mut self, contact: u32) {
-        if let Some((shape_a, shape_b, _)) = self.contact_with_events(contact) {
-            self.events
-                .current
-                .end
-                .push(ContactEndTouchEvent { shape_a, shape_b });
+        let record = self.contacts.get_by_index(contact);
+        let reports = self
+            .contact_sim(contact)
+            .is_some_and(|sim| sim.enable_events);
+        if let Some(record) = record.filter(|_| reports) {
+            let event = ContactEndTouchEvent {
+                shape_a: record.shape_a,
+                shape_b: record.shape_b,
+            };
+            self.events.current.end.push(event);
         }
-        self.unlink_contact(contact);
-        self.remove_contact_from_graph(contact);
+        if let Some(sim) = self.take_contact_sim(contact) {
+            self.store_contact_sim(contact, sim, AWAKE_SET);
+        }
         self.unlink_contact(contact);
     }
 
-    /// The shapes and sim of contact `contact` (arena index), if it reports events.
-    fn contact_with_events(&self, contact: u32) -> Option<(ShapeId, ShapeId, &ContactSim)> {
-        let record = self.contacts.arena.get_by_index(contact)?;
-        let sim = self.contacts.sims.get(record.sim_index as usize)?;
-        sim.enable_events
-            .then_some((record.shape_a, record.shape_b, sim))
+    /// The begin event of contact `contact`, if it reports events.
+    fn begin_event(&self, contact: u32) -> Option<ContactBeginTouchEvent> {
+        let record = self.contacts.get_by_index(contact)?;
+        let sim = self.contact_sim(contact)?;
+        sim.enable_events.then(|| ContactBeginTouchEvent {
+            shape_a: record.shape_a,
+            shape_b: record.shape_b,
+            manifold: self.user_manifold(sim),
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::carry_impulses;
+    use crate::solver_set::AWAKE_SET;
     use crate::{BodyDef, BodyId, ShapeDef, Vec2, World, WorldDef, make_box};
     use collision::{Manifold, ManifoldPoint};
     use core_soa::Rot;
@@ -324,7 +306,7 @@ mod tests {
     const DT: f32 = 1.0 / 60.0;
 
     /// A unit box resting on a wide ground box, stepped until its contact is a resting one
-    /// (touching, with a recycling record); sleep off so the contact stays awake.
+    /// (touching, recyclable); sleep off so the contact stays awake.
     fn box_at_rest() -> (World, BodyId) {
         let mut world = World::new(WorldDef {
             enable_sleep: false,
@@ -346,9 +328,11 @@ mod tests {
         for _ in 0..30 {
             world.step(DT, 4).unwrap();
         }
-        assert_eq!(world.contacts.sims.len(), 1);
-        assert!(world.contacts.sims[0].touching);
-        assert!(world.contacts.frames[0].is_some());
+        assert_eq!(world.contacts.len(), 1);
+        let (id, _) = world.contacts.iter().next().unwrap();
+        let sim = world.contact_sim(id.index()).unwrap();
+        assert!(sim.touching && sim.recyclable);
+        assert!(world.solver_sets[AWAKE_SET as usize].contacts.is_empty());
         (world, crate_body)
     }
 
@@ -362,7 +346,7 @@ mod tests {
             .set_transform(crate_body, Vec2::new(0.0, 10.0), Rot::IDENTITY)
             .unwrap();
         world.step(DT, 4).unwrap();
-        assert_eq!(world.contacts.sims.len(), 0, "teleported");
+        assert_eq!(world.contacts.len(), 0, "teleported");
 
         let (mut world, crate_body) = box_at_rest();
         world
@@ -370,12 +354,44 @@ mod tests {
             .unwrap();
         let steps_to_part = (0..10).position(|_| {
             world.step(DT, 4).unwrap();
-            world.contacts.sims.is_empty()
+            world.contacts.is_empty()
         });
         // The box rises 0.5 m per step; its fat box (at most 12 cm around it) leaves the
         // ground's after the first step's update, so the second step's narrowphase destroys
         // the contact.
         assert_eq!(steps_to_part, Some(1), "launched");
+    }
+
+    /// A contact's anchors are kept relative to the centres of mass for the solver and shown
+    /// relative to the body origins to users: moving a body's centre of mass (an off-centre
+    /// shape) changes the first and not the second.
+    #[test]
+    fn anchors_are_centre_relative_inside_and_origin_relative_outside() {
+        let (mut world, crate_body) = box_at_rest();
+        let before = world.contact_data().next().unwrap().manifold;
+        let mut mass = world.mass_data(crate_body).unwrap();
+        mass.center = Vec2::new(0.25, 0.0);
+        world.set_mass_data(crate_body, mass).unwrap();
+        world.step(DT, 4).unwrap();
+        let (id, _) = world.contacts.iter().next().unwrap();
+        let sim = world.contact_sim(id.index()).unwrap();
+        let shown = world.contact_data().next().unwrap().manifold;
+        for (inner, (user, old)) in sim
+            .solver
+            .manifold
+            .points()
+            .iter()
+            .zip(shown.points().iter().zip(before.points()))
+        {
+            // The box barely moved in one step: origin-relative anchors agree within 1 mm,
+            // centre-relative ones are shifted by the new centre.
+            assert!(
+                (user.anchor_b - old.anchor_b).length() < 1e-3,
+                "{user:?} {old:?}"
+            );
+            let shift = user.anchor_b - inner.anchor_b;
+            assert!((shift - Vec2::new(0.25, 0.0)).length() < 1e-3, "{shift:?}");
+        }
     }
 
     fn point(id: u16, normal_impulse: f32, tangent_impulse: f32) -> ManifoldPoint {

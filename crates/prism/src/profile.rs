@@ -42,23 +42,16 @@ pub struct StepProfile {
     pub pairs: f32,
     /// Narrowphase: a manifold for every contact, with the contact cache.
     pub collide: f32,
-    /// Serial pass over the narrowphase results: begin/end touching, events, destroyed pairs.
+    /// Serial pass over the contacts the narrowphase changed: begin/end touching, events,
+    /// destroyed pairs.
     pub update_contacts: f32,
-    /// Building the solver's contact list, solving, and storing impulses back.
+    /// The solver over the graph's colours, and the divergence check.
     pub solve: f32,
-    /// The solver's own stages (a breakdown of part of `solve`).
+    /// The solver's own stages (a breakdown of `solve`).
     pub solver: SolverProfile,
-    /// Part of `solve`: listing the graph's contacts in colour order and building the
-    /// solver's contact records from them.
-    pub solver_gather: f32,
-    /// Part of `solve`: copying the solved impulses back into the contacts.
-    pub solver_store: f32,
-    /// Part of `solve`: the joints' graph update and solver list before the solver runs, and
-    /// their impulses and reactions copied back after it.
-    pub solver_joints: f32,
-    /// Shape bounding boxes and broadphase proxies of the moved bodies.
+    /// Sleep timers, shape bounding boxes and broadphase proxies of the awake bodies.
     pub finalize: f32,
-    /// Islands: sleep timers, one island split, islands put to sleep.
+    /// Islands: disturbances by kinematic bodies, one island split, islands put to sleep.
     pub sleep: f32,
     /// The whole step.
     pub total: f32,

@@ -6,10 +6,15 @@
 //! record what it takes to carry it — the [`ManifoldFrame`]:
 //!
 //! - body B's pose in body A's frame, `R = X_A⁻¹·X_B`, and each body's rotation `q_A`, `q_B`;
-//! - per point the separation `s₀` and the anchors `a₀`, `b₀` from each body origin to the point
-//!   (world orientation); the point is one material point of A and one of B, which coincide at
-//!   capture;
+//! - per point the separation `s₀`;
 //! - the largest distance `e` of a point of B's shape from B's origin.
+//!
+//! The rest is the manifold itself, which carrying never changes but for its separations: its
+//! normal `n₀` and its anchors `a₀`, `b₀` from each body's centre of mass to the point (world
+//! orientation), as captured. The point is one material point of A and one of B, which coincide
+//! at capture. The record is 44 bytes inside the contact's sim; a contact whose anchors no
+//! longer match it (its body's centre of mass moved) is marked not recyclable and collided
+//! afresh.
 //!
 //! On a later step the manifold is carried instead of re-collided while
 //!
@@ -33,7 +38,7 @@
 //! normal (as the solver does inside a step):
 //!
 //! ```text
-//!   s = s₀ + n₀·((x_B + Δq_B·b₀) − (x_A + Δq_A·a₀))
+//!   s = s₀ + n₀·((c_B + Δq_B·b₀) − (c_A + Δq_A·a₀))          c: centres of mass now
 //! ```
 //!
 //! Keeping the geometry is a choice with a consequence worth knowing, measured on single columns
@@ -54,7 +59,7 @@
 //! point that drifted beyond the speculative distance forces a full collide.
 
 use collision::{Manifold, SPECULATIVE_DISTANCE};
-use core_soa::{Rot, Transform, Vec2};
+use core_soa::{BodySim, Rot, Transform};
 
 /// Relative motion (m) below which a touching manifold is carried: ten linear slops.
 pub(crate) const RECYCLE_DISTANCE: f32 = 10.0 * 0.005;
@@ -62,8 +67,8 @@ pub(crate) const RECYCLE_DISTANCE: f32 = 10.0 * 0.005;
 /// Cosine of the largest rotation of either body (11.5°) for which a manifold is carried.
 pub(crate) const RECYCLE_COS_ANGLE: f32 = 0.98;
 
-/// What carrying a manifold needs (see the module notes).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// What carrying a manifold needs besides the manifold itself (see the module notes).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct ManifoldFrame {
     /// Body B's pose in body A's frame at capture.
     relative: Transform,
@@ -72,12 +77,8 @@ pub(crate) struct ManifoldFrame {
     rotation_b: Rot,
     /// The largest distance of a point of B's shape from B's origin.
     extent_b: f32,
-    /// The normal at capture (kept by carried manifolds).
-    normal: Vec2,
-    /// Per point: the separation, and the anchors from each body origin, at capture.
+    /// Per point, the separation at capture.
     separations: [f32; 2],
-    anchors_a: [Vec2; 2],
-    anchors_b: [Vec2; 2],
 }
 
 impl ManifoldFrame {
@@ -89,32 +90,35 @@ impl ManifoldFrame {
         xf_b: Transform,
         extent_b: f32,
     ) -> ManifoldFrame {
-        let mut frame = ManifoldFrame {
+        let mut separations = [0.0; 2];
+        for (separation, point) in separations.iter_mut().zip(manifold.points()) {
+            *separation = point.separation;
+        }
+        ManifoldFrame {
             relative: xf_a.inv_mul(xf_b),
             rotation_a: xf_a.q,
             rotation_b: xf_b.q,
             extent_b,
-            normal: manifold.normal,
-            separations: [0.0; 2],
-            anchors_a: [Vec2::ZERO; 2],
-            anchors_b: [Vec2::ZERO; 2],
-        };
-        for (i, point) in manifold.points().iter().enumerate() {
-            frame.separations[i] = point.separation;
-            frame.anchors_a[i] = point.anchor_a;
-            frame.anchors_b[i] = point.anchor_b;
+            separations,
         }
-        frame
     }
 
-    /// `previous` carried to the transforms `xf_a`, `xf_b`, if the pair has moved less than the
-    /// tolerances relative to itself since the capture; `None` otherwise.
+    /// `previous` — the manifold captured, as carried so far (its normal and its anchors,
+    /// relative to the centres of mass, are the capture's) — carried to the bodies' current
+    /// poses, if the pair has moved less than the tolerances relative to itself since the
+    /// capture; `None` otherwise.
+    ///
+    /// At capture each point is one material point of A, `c_A + a`, and one of B, `c_B + b`,
+    /// at the same place. Since then the bodies' centres moved to `c_A`, `c_B` and they turned
+    /// by `Δq_A`, `Δq_B`, so the two material points are `d = (c_B + Δq_B·b) − (c_A + Δq_A·a)`
+    /// apart, and the separation has grown by `n·d`.
     pub(crate) fn recycle(
         &self,
         previous: &Manifold,
-        xf_a: Transform,
-        xf_b: Transform,
+        body_a: &BodySim,
+        body_b: &BodySim,
     ) -> Option<Manifold> {
+        let (xf_a, xf_b) = (body_a.transform, body_b.transform);
         let tolerance = if previous.point_count > 0 {
             RECYCLE_DISTANCE
         } else {
@@ -125,12 +129,12 @@ impl ManifoldFrame {
         }
         let turn_a = xf_a.q.mul(self.rotation_a.inverse());
         let turn_b = xf_b.q.mul(self.rotation_b.inverse());
-        let offset = xf_b.p - xf_a.p;
+        let offset = body_b.center - body_a.center;
         let mut manifold = *previous;
+        let normal = manifold.normal;
         for (i, point) in manifold.points_mut().iter_mut().enumerate() {
-            let drift =
-                offset + turn_b.rotate(self.anchors_b[i]) - turn_a.rotate(self.anchors_a[i]);
-            point.separation = self.separations[i] + self.normal.dot(drift);
+            let drift = offset + turn_b.rotate(point.anchor_b) - turn_a.rotate(point.anchor_a);
+            point.separation = self.separations[i] + normal.dot(drift);
             if point.separation >= SPECULATIVE_DISTANCE {
                 return None;
             }
@@ -159,6 +163,7 @@ impl ManifoldFrame {
 mod tests {
     use super::*;
     use collision::ManifoldPoint;
+    use core_soa::Vec2;
 
     /// A unit box resting on the ground (origin at its centre, 0.5 up): normal up, points at
     /// x = ±0.5 on its bottom face, overlap 1 mm.
@@ -188,6 +193,15 @@ mod tests {
 
     const BOX_EXTENT: f32 = std::f32::consts::FRAC_1_SQRT_2;
 
+    /// A body whose centre of mass is its origin, at `transform`.
+    fn sim(transform: Transform) -> BodySim {
+        BodySim {
+            transform,
+            center: transform.p,
+            ..BodySim::default()
+        }
+    }
+
     #[test]
     fn a_sinking_box_changes_only_its_separations() {
         let (ground, start) = (Transform::IDENTITY, box_at(0.0, 0.5, 0.0));
@@ -195,7 +209,7 @@ mod tests {
         let frame = ManifoldFrame::capture(&manifold, ground, start, BOX_EXTENT);
         // The box sinks 0.4 mm: both separations decrease by exactly that.
         let recycled = frame
-            .recycle(&manifold, ground, box_at(0.0, 0.4996, 0.0))
+            .recycle(&manifold, &sim(ground), &sim(box_at(0.0, 0.4996, 0.0)))
             .unwrap();
         for point in recycled.points() {
             assert!((point.separation - (-0.0014)).abs() < 1e-6, "{point:?}");
@@ -214,7 +228,7 @@ mod tests {
         // ∓0.5·sin θ + 0.5·(1 − cos θ) (the corner offsets rotate with it).
         let angle = 0.01f32;
         let recycled = frame
-            .recycle(&manifold, ground, box_at(0.0, 0.5, angle))
+            .recycle(&manifold, &sim(ground), &sim(box_at(0.0, 0.5, angle)))
             .unwrap();
         let lift = |x: f32| x * angle.sin() + 0.5 * (1.0 - angle.cos());
         for (point, x) in recycled.points().iter().zip([-0.5f32, 0.5]) {
@@ -237,7 +251,7 @@ mod tests {
         let frame = ManifoldFrame::capture(&manifold, Transform::IDENTITY, start, BOX_EXTENT);
         let carried = Transform::new(Vec2::new(0.01, 0.0), Rot::from_angle(0.1));
         let recycled = frame
-            .recycle(&manifold, carried, carried.mul(start))
+            .recycle(&manifold, &sim(carried), &sim(carried.mul(start)))
             .unwrap();
         assert_eq!(recycled.normal, Vec2::Y);
         for (point, original) in recycled.points().iter().zip(manifold.points()) {
@@ -253,10 +267,14 @@ mod tests {
         let manifold = resting_manifold(start);
         let frame = ManifoldFrame::capture(&manifold, ground, start, BOX_EXTENT);
         let slid = box_at(1.01 * RECYCLE_DISTANCE, 0.5, 0.0);
-        assert!(frame.recycle(&manifold, ground, slid).is_none());
+        assert!(frame.recycle(&manifold, &sim(ground), &sim(slid)).is_none());
         assert!(
             frame
-                .recycle(&manifold, ground, box_at(0.99 * RECYCLE_DISTANCE, 0.5, 0.0))
+                .recycle(
+                    &manifold,
+                    &sim(ground),
+                    &sim(box_at(0.99 * RECYCLE_DISTANCE, 0.5, 0.0))
+                )
                 .is_some()
         );
         // Turning moves the box's far points by extent·sin θ: 0.05 m at θ ≈ 0.0707.
@@ -278,8 +296,8 @@ mod tests {
         let frame = ManifoldFrame::capture(&empty, ground, start, BOX_EXTENT);
         let near = box_at(0.0, 2.0 - 0.9 * SPECULATIVE_DISTANCE, 0.0);
         let far = box_at(0.0, 2.0 - 1.1 * SPECULATIVE_DISTANCE, 0.0);
-        assert_eq!(frame.recycle(&empty, ground, near), Some(empty));
-        assert_eq!(frame.recycle(&empty, ground, far), None);
+        assert_eq!(frame.recycle(&empty, &sim(ground), &sim(near)), Some(empty));
+        assert_eq!(frame.recycle(&empty, &sim(ground), &sim(far)), None);
     }
 
     #[test]
@@ -288,6 +306,10 @@ mod tests {
         let manifold = resting_manifold(start);
         let frame = ManifoldFrame::capture(&manifold, ground, start, BOX_EXTENT);
         let lifted = box_at(0.0, 0.5 + SPECULATIVE_DISTANCE + 0.002, 0.0);
-        assert!(frame.recycle(&manifold, ground, lifted).is_none());
+        assert!(
+            frame
+                .recycle(&manifold, &sim(ground), &sim(lifted))
+                .is_none()
+        );
     }
 }

@@ -137,13 +137,12 @@ impl World {
     /// step's events), and recomputes its body's mass.
     pub fn destroy_shape(&mut self, id: ShapeId) -> Result<(), PrismError> {
         let body_id = self.shape(id)?.body;
-        let body = self.body(body_id)?;
+        self.body(body_id)?;
         let contacts: Vec<u32> = self
-            .body_contact_indices(body)
+            .contacts_of_body(body_id.index())
             .into_iter()
             .filter(|&c| {
                 self.contacts
-                    .arena
                     .get_by_index(c)
                     .is_some_and(|contact| contact.shape_a == id || contact.shape_b == id)
             })
@@ -188,12 +187,8 @@ impl World {
     /// the step computes it only to test it against the fat box (see `finalize.rs`).
     pub(crate) fn tight_aabb(&self, shape: &ShapeRecord) -> Aabb {
         let transform = self
-            .bodies
-            .get(shape.body)
-            .and_then(|body| {
-                let set = self.solver_sets.get(body.set_index as usize)?;
-                set.get(body.local_index).map(|(sim, _)| sim.transform)
-            })
+            .body_sim(shape.body.index())
+            .map(|sim| sim.transform)
             .unwrap_or_default();
         compute_aabb(&shape.geometry, transform)
     }
@@ -257,9 +252,9 @@ impl World {
         } else {
             TreeKind::Moving
         };
-        let transform = self.solver_sets[body.set_index as usize]
-            .get(body.local_index)
-            .map(|(sim, _)| sim.transform)
+        let transform = self
+            .body_sim(body_id.index())
+            .map(|sim| sim.transform)
             .unwrap_or_default();
         let aabb = proxy_box(tree, compute_aabb(&geometry, transform));
         let margin = fat_margin(tree, &geometry);
@@ -308,7 +303,7 @@ impl World {
         let Some(body) = self.bodies.get_by_index(body_index) else {
             return;
         };
-        let Some((sim, _)) = self.solver_sets[body.set_index as usize].get(body.local_index) else {
+        let Some(sim) = self.body_sim(body_index) else {
             return;
         };
         let transform = sim.transform;

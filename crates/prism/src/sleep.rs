@@ -1,21 +1,28 @@
 //! Sleep: resting islands leave the step; touching, joints and user edits bring them back.
 //!
-//! ## The step phase ([`World::update_sleep`], after finalize)
+//! ## The step phase
+//!
+//! The per-body work happens inside the parallel finalize (`finalize.rs`): every awake body's
+//! timer advances (`t ← t + dt` while `max(|v|, r·|ω|) ≤ threshold`, else 0) and every dynamic
+//! body folds its timer into its island's least and most rested times, an atomic minimum and
+//! maximum per island slot ([`IslandRestTable`]). What is left runs serially here, and costs
+//! O(islands), not O(bodies):
 //!
 //! ```text
-//!   timers     every awake body: t ← t + dt while max(|v|, r·|ω|) ≤ threshold, else 0
 //!   kinematic  a moving kinematic body resets the timers of the bodies it touches or is
-//!              jointed to (and wakes any sleeping island among them)
-//!   record     every awake dynamic body's timer into its island (min and max per island)
-//!   split      one candidate island: the sleepiest one with pending constraint removals
-//!   sleep      every island whose least rested body has rested ≥ 0.5 s → a sleeping set
+//!              jointed to (and wakes any sleeping island among them)     O(its constraints)
+//!   record     each island's rest, read from the table                   O(island slots)
+//!   split      one candidate island: the sleepiest one with pending
+//!              constraint removals                                       O(its size)
+//!   sleep      every island whose least rested body has rested ≥ 0.5 s
+//!              → a sleeping set                                          O(its size)
 //! ```
 //!
-//! `r` is the body's extent (see `island.rs`), so `r·|ω|` is the speed of its farthest point
-//! due to rotation and the threshold (0.05 m/s by default) bounds every point's speed, within a
-//! factor 2 (Box2D's choice; `island::sleep_speed`). An island sleeps only as a whole, so the
-//! least rested body decides; a body with sleep disabled keeps its timer at 0 and therefore its
-//! island awake, and a world with sleep disabled skips the phase.
+//! `r` is the body's extent (`mass.rs`), so `r·|ω|` is the speed of its farthest point due to
+//! rotation and the threshold (0.05 m/s by default) bounds every point's speed, within a factor
+//! 2 (Box2D's choice; `island::sleep_speed`). An island sleeps only as a whole, so the least
+//! rested body decides; a body with sleep disabled keeps its timer at 0 and therefore its
+//! island awake, and a world with sleep disabled skips the timers and the phase.
 //!
 //! Kinematic bodies are not island vertices (they are not solved, so they do not couple the
 //! bodies they touch) and never sleep; they stay in the awake set. A kinematic body moving
@@ -24,11 +31,6 @@
 //! that starts moving under a sleeping pile wakes it (also when the user sets its velocity).
 //! (Box2D instead lets the kinematic body's own timer decide; with kinematic bodies outside
 //! the islands, this is the rule that keeps a carried box from sleeping on a moving platform.)
-//!
-//! Cost: one pass over the awake bodies, plus each moving kinematic body's contact and joint
-//! lists; the
-//! split is one island's union-find; putting an island to sleep is proportional to its size.
-//! Sleeping bodies cost nothing here.
 //!
 //! ## Waking
 //!
@@ -45,12 +47,13 @@
 //! collected from the end of one step's sleep phase to the end of the next, so what
 //! [`World::body_events`] returns after a step covers that step and the calls made before it.
 
-use crate::body::AWAKE_SET;
 use crate::error::{PrismError, non_negative};
 use crate::profile::zone;
+use crate::solver_set::AWAKE_SET;
 use crate::world::World;
 use core_soa::{BodyId, BodyType};
-use island::{IslandId, TIME_TO_SLEEP, update_sleep_time};
+use island::{IslandId, IslandRest, TIME_TO_SLEEP};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// A body fell asleep with its island.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,17 +101,106 @@ impl BodyEventBuffers {
     }
 }
 
+/// Per island slot, the least and most rested bodies' timers of this step, folded in by the
+/// parallel finalize. Sleep times are finite and non-negative, and such floats order as their
+/// bits do, so an atomic minimum and maximum of the bits fold them in any order to the same
+/// result. A slot no body folded into keeps the "no record" minimum `u32::MAX`.
+#[derive(Debug, Default)]
+pub(crate) struct IslandRestTable {
+    min: Vec<AtomicU32>,
+    max: Vec<AtomicU32>,
+}
+
+const NO_RECORD: u32 = u32::MAX;
+
+impl IslandRestTable {
+    /// Forgets every record; room for `slots` islands.
+    pub(crate) fn reset(&mut self, slots: usize) {
+        self.min.resize_with(slots, || AtomicU32::new(NO_RECORD));
+        self.max.resize_with(slots, || AtomicU32::new(0));
+        for (min, max) in self.min.iter_mut().zip(&mut self.max) {
+            *min.get_mut() = NO_RECORD;
+            *max.get_mut() = 0;
+        }
+    }
+
+    /// Folds the timers of bodies of island slot `slot`, least `min` and most `max`.
+    fn fold(&self, slot: u32, min: f32, max: f32) {
+        let (Some(low), Some(high)) = (self.min.get(slot as usize), self.max.get(slot as usize))
+        else {
+            return;
+        };
+        // A NaN timer (a broken velocity) counts as motion.
+        let bits = |t: f32| if t >= 0.0 { t.to_bits() } else { 0 };
+        low.fetch_min(bits(min), Ordering::Relaxed);
+        high.fetch_max(bits(max), Ordering::Relaxed);
+    }
+
+    /// Island slot `slot`'s rest this step, if a body folded into it.
+    fn rest(&self, slot: usize) -> Option<IslandRest> {
+        let min = self.min.get(slot)?.load(Ordering::Relaxed);
+        let max = self.max.get(slot)?.load(Ordering::Relaxed);
+        (min != NO_RECORD).then(|| IslandRest {
+            min_sleep_time: f32::from_bits(min),
+            max_sleep_time: f32::from_bits(max),
+        })
+    }
+
+    fn len(&self) -> usize {
+        self.min.len()
+    }
+}
+
+/// One chunk's folding into an [`IslandRestTable`]: consecutive bodies of one island (the usual
+/// case) are folded locally and written once.
+pub(crate) struct RestFold<'a> {
+    table: &'a IslandRestTable,
+    current: Option<(u32, f32, f32)>,
+}
+
+impl<'a> RestFold<'a> {
+    pub(crate) fn new(table: &'a IslandRestTable) -> RestFold<'a> {
+        RestFold {
+            table,
+            current: None,
+        }
+    }
+
+    /// Folds one body's timer into island slot `slot`.
+    #[inline]
+    pub(crate) fn add(&mut self, slot: u32, time: f32) {
+        match &mut self.current {
+            Some((current, min, max)) if *current == slot => {
+                *min = min.min(time);
+                *max = max.max(time);
+            }
+            _ => {
+                self.flush();
+                self.current = Some((slot, time, time));
+            }
+        }
+    }
+
+    /// Writes what is folded locally.
+    pub(crate) fn flush(&mut self) {
+        if let Some((slot, min, max)) = self.current.take() {
+            self.table.fold(slot, min, max);
+        }
+    }
+}
+
 impl World {
-    /// Step phase 6 (see the module notes).
-    pub(crate) fn update_sleep(&mut self, dt: f32) {
+    /// Step phase 6 (see the module notes): `moving_kinematics` are the kinematic bodies the
+    /// finalize found moving.
+    pub(crate) fn update_sleep(&mut self, moving_kinematics: &[u32]) {
         zone!("islands");
         if self.def.enable_sleep {
-            self.advance_sleep_timers(dt);
-            self.disturb_bodies_touching_moving_kinematics();
-            self.record_sleep_times();
+            for &mover in moving_kinematics {
+                self.disturb_around(mover);
+            }
+            self.record_island_rests();
             if let Some(island) = self.islands.graph.split_candidate(TIME_TO_SLEEP) {
-                let split = self.islands.graph.split(island);
-                debug_assert!(split.is_ok(), "split {island:?}: {split:?}");
+                self.split_island(island);
             }
             for island in self.islands.graph.islands_ready_to_sleep(TIME_TO_SLEEP) {
                 let slept = self.sleep_island(island);
@@ -118,76 +210,71 @@ impl World {
         self.islands.events.publish();
     }
 
-    /// Advances the sleep timer of every awake body.
-    fn advance_sleep_timers(&mut self, dt: f32) {
-        let set = &self.solver_sets[AWAKE_SET as usize];
-        for (sim, state) in set.sims().iter().zip(set.states()) {
-            let extent = self.body_extent(sim.body);
-            let Some(body) = self.bodies.get_by_index_mut(sim.body) else {
-                continue;
-            };
-            let linear = state.linear_velocity.length();
-            let angular = extent * state.angular_velocity.abs();
-            let time =
-                update_sleep_time(body.sleep_time, linear, angular, body.sleep_threshold, dt);
-            // A body that may not sleep never accumulates rest, except a kinematic body, whose
-            // timer says only whether it moves (it never sleeps: it has no island).
-            let may_rest = body.enable_sleep || body.body_type == BodyType::Kinematic;
-            body.sleep_time = if may_rest { time } else { 0.0 };
-        }
-    }
-
-    /// Restarts the timers of bodies touching or jointed to a moving kinematic body and wakes
-    /// the sleeping islands among them (see the module notes).
-    fn disturb_bodies_touching_moving_kinematics(&mut self) {
-        let set = &self.solver_sets[AWAKE_SET as usize];
-        let movers: Vec<u32> = set
-            .sims()
-            .iter()
-            .map(|sim| sim.body)
-            .filter(|&index| {
-                self.bodies.get_by_index(index).is_some_and(|body| {
-                    body.body_type == BodyType::Kinematic && body.sleep_time == 0.0
-                })
-            })
-            .collect();
-        for mover in movers {
-            self.wake_touching_islands(mover);
-            for contact in self.contacts_of_body(mover) {
-                let Some(sim) = self.contact_sim(contact).filter(|sim| sim.touching) else {
-                    continue;
-                };
-                let other = if sim.body_a == mover {
-                    sim.body_b
-                } else {
-                    sim.body_a
-                };
-                if let Some(body) = self.bodies.get_by_index_mut(other) {
-                    body.sleep_time = 0.0;
-                }
+    /// Restarts the timers of bodies touching or jointed to moving kinematic body `mover` and
+    /// wakes the sleeping islands among them (see the module notes).
+    fn disturb_around(&mut self, mover: u32) {
+        self.wake_touching_islands(mover);
+        let touched = self
+            .contacts_of_body(mover)
+            .into_iter()
+            .filter_map(|contact| {
+                let record = self.contacts.get_by_index(contact)?;
+                let touching = self.contact_sim(contact)?.touching;
+                let (a, b) = (record.edges[0].body, record.edges[1].body);
+                touching.then_some(if a == mover { b } else { a })
+            });
+        let disturbed: Vec<u32> = touched.chain(self.jointed_bodies(mover)).collect();
+        for body in disturbed {
+            if let Some((sim, _)) = self.body_sim_state_mut(body) {
+                sim.sleep_time = 0.0;
             }
-            for other in self.jointed_bodies(mover) {
-                if let Some(body) = self.bodies.get_by_index_mut(other) {
-                    body.sleep_time = 0.0;
-                }
+            if let Some(island) = self.island_of_body(body) {
+                self.island_rest.fold(island.index(), 0.0, 0.0);
             }
         }
     }
 
-    /// Records every awake dynamic body's timer into its island for this step's decisions.
-    fn record_sleep_times(&mut self) {
-        self.islands.graph.begin_sleep_pass();
-        let set = &self.solver_sets[AWAKE_SET as usize];
-        for sim in set.sims() {
-            let Some(body) = self.bodies.get_by_index(sim.body) else {
+    /// Hands the islands' rest times of this step to the island graph.
+    fn record_island_rests(&mut self) {
+        let graph = &mut self.islands.graph;
+        graph.begin_sleep_pass();
+        for slot in 0..self.island_rest.len() {
+            let Some(rest) = self.island_rest.rest(slot) else {
                 continue;
             };
-            if body.body_type == BodyType::Dynamic {
-                let recorded = self
-                    .islands
-                    .graph
-                    .record_sleep_time(sim.body, body.sleep_time);
-                debug_assert!(recorded.is_ok(), "sleep record of {}", sim.body);
+            if let Some(island) = graph.island_at_slot(slot as u32) {
+                let recorded = graph.record_island_rest(island, rest);
+                debug_assert!(recorded.is_ok(), "rest of {island:?}: {recorded:?}");
+            }
+        }
+    }
+
+    /// Splits `island` and records each part's rest from its bodies' timers.
+    fn split_island(&mut self, island: IslandId) {
+        let parts = match self.islands.graph.split(island) {
+            Ok(parts) => parts,
+            Err(error) => {
+                debug_assert!(false, "split {island:?}: {error:?}");
+                return;
+            }
+        };
+        for part in parts {
+            let Ok(bodies) = self.islands.graph.bodies(part) else {
+                continue;
+            };
+            let times = bodies
+                .iter()
+                .filter_map(|&body| self.body_sim(body).map(|sim| sim.sleep_time));
+            let (min, max) = times.fold((f32::INFINITY, 0.0f32), |(lo, hi), t| {
+                (lo.min(t), hi.max(t))
+            });
+            if min.is_finite() {
+                let rest = IslandRest {
+                    min_sleep_time: min,
+                    max_sleep_time: max,
+                };
+                let recorded = self.islands.graph.record_island_rest(part, rest);
+                debug_assert!(recorded.is_ok(), "rest of {part:?}: {recorded:?}");
             }
         }
     }
@@ -195,11 +282,13 @@ impl World {
     /// Wakes body `body_index` (arena index) and restarts its sleep timer: a dynamic body's
     /// island wakes if it sleeps; a static or kinematic body wakes the islands it touches.
     pub(crate) fn wake_body(&mut self, body_index: u32) {
-        let Some(body) = self.bodies.get_by_index_mut(body_index) else {
+        let Some(body_type) = self.bodies.get_by_index(body_index).map(|b| b.body_type) else {
             return;
         };
-        body.sleep_time = 0.0;
-        if body.body_type == BodyType::Dynamic {
+        if let Some((sim, _)) = self.body_sim_state_mut(body_index) {
+            sim.sleep_time = 0.0;
+        }
+        if body_type == BodyType::Dynamic {
             self.wake_island_of(body_index);
         } else {
             self.wake_touching_islands(body_index);
@@ -235,7 +324,7 @@ impl World {
 
     /// Whether `id` may fall asleep (an island with such a body never sleeps).
     pub fn is_body_sleep_enabled(&self, id: BodyId) -> Result<bool, PrismError> {
-        Ok(self.body(id)?.enable_sleep)
+        Ok(self.sim(id)?.enable_sleep)
     }
 
     /// Enables or disables sleep for one body; disabling wakes its island.
@@ -244,30 +333,30 @@ impl World {
         if !enabled {
             self.wake_body(id.index());
         }
-        if let Some(body) = self.bodies.get_mut(id) {
-            body.enable_sleep = enabled;
+        if let Some((sim, _)) = self.body_sim_state_mut(id.index()) {
+            sim.enable_sleep = enabled;
         }
         Ok(())
     }
 
     /// The speed (m/s) below which the body counts as resting.
     pub fn sleep_threshold(&self, id: BodyId) -> Result<f32, PrismError> {
-        Ok(self.body(id)?.sleep_threshold)
+        Ok(self.sim(id)?.sleep_threshold)
     }
 
     /// Sets the speed (m/s, finite, ≥ 0) below which the body counts as resting.
     pub fn set_sleep_threshold(&mut self, id: BodyId, threshold: f32) -> Result<(), PrismError> {
         non_negative("sleep_threshold", threshold)?;
         self.body(id)?;
-        if let Some(body) = self.bodies.get_mut(id) {
-            body.sleep_threshold = threshold;
+        if let Some((sim, _)) = self.body_sim_state_mut(id.index()) {
+            sim.sleep_threshold = threshold;
         }
         Ok(())
     }
 
     /// How long (s) the body has been resting (0 for a body that moves or may not sleep).
     pub fn sleep_time(&self, id: BodyId) -> Result<f32, PrismError> {
-        Ok(self.body(id)?.sleep_time)
+        Ok(self.sim(id)?.sleep_time)
     }
 
     /// Whether the body is in the awake set: dynamic bodies whose island is not asleep, and
@@ -293,8 +382,7 @@ impl World {
         }
         let pending = self.islands.graph.constraint_remove_count(island);
         if pending.is_ok_and(|count| count > 0) {
-            let split = self.islands.graph.split(island);
-            debug_assert!(split.is_ok(), "split {island:?}: {split:?}");
+            self.split_island(island);
         }
         if let Some(island) = self.island_of_body(id.index()) {
             let slept = self.sleep_island(island);
@@ -323,11 +411,9 @@ impl World {
 
     /// Restarts the timer of every awake body.
     fn restart_awake_timers(&mut self) {
-        let set = &self.solver_sets[AWAKE_SET as usize];
-        for sim in set.sims() {
-            if let Some(body) = self.bodies.get_by_index_mut(sim.body) {
-                body.sleep_time = 0.0;
-            }
+        let set = &mut self.solver_sets[AWAKE_SET as usize];
+        for sim in set.bodies.sims_mut() {
+            sim.sleep_time = 0.0;
         }
     }
 }

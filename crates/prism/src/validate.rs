@@ -8,10 +8,10 @@
 //! the pair set. A failure becomes [`PrismError::Corrupted`] with a description.
 
 use crate::broadphase::proxy_box;
+use crate::constraint_list::members;
 use crate::contact::pair_key;
 use crate::error::PrismError;
 use crate::world::World;
-use core_soa::{edge_constraint, edge_key};
 
 impl World {
     pub(crate) fn validate(&self) -> Result<(), PrismError> {
@@ -33,6 +33,7 @@ impl World {
             self.validate_contacts(),
             self.validate_graph(),
             self.validate_islands(),
+            self.corruption.clone().map_or(Ok(()), Err),
         ];
         checks
             .into_iter()
@@ -47,21 +48,29 @@ impl World {
                 .solver_sets
                 .get(body.set_index as usize)
                 .ok_or(format!("body {id:?}: no set"))?;
-            let (sim, _) = set
-                .get(body.local_index)
+            let sim = set
+                .bodies
+                .sims()
+                .get(body.local_index as usize)
                 .ok_or(format!("body {id:?}: no sim"))?;
             if sim.body != id.index() {
                 return Err(format!("body {id:?}: sim points at body {}", sim.body));
             }
-            let listed = self.body_contact_indices(body).len();
-            if listed != body.contact_count as usize {
-                return Err(format!(
-                    "body {id:?}: {listed} contacts listed, count {}",
-                    body.contact_count
-                ));
+            for (head, name) in [(body.contacts, "contacts"), (body.joints, "joints")] {
+                let listed = if name == "contacts" {
+                    members(&self.contacts, head).len()
+                } else {
+                    members(&self.joints.arena, head).len()
+                };
+                if listed != head.count as usize {
+                    return Err(format!(
+                        "body {id:?}: {listed} {name} listed, count {}",
+                        head.count
+                    ));
+                }
             }
         }
-        let sims: usize = self.solver_sets.iter().map(|set| set.len()).sum();
+        let sims: usize = self.solver_sets.iter().map(|set| set.bodies.len()).sum();
         if sims != self.bodies.len() {
             return Err(format!("{sims} sims for {} bodies", self.bodies.len()));
         }
@@ -102,57 +111,66 @@ impl World {
         Ok(())
     }
 
+    /// Every contact: its sim points back, its pair is in the pair set, it is listed once by
+    /// each body, and what it holds of its bodies is current (`relocate.rs`); every joint's
+    /// sides are current too.
     fn validate_contacts(&self) -> Result<(), String> {
-        if self.contacts.frames.len() != self.contacts.sims.len() {
-            return Err(format!(
-                "{} recycling records for {} awake contacts",
-                self.contacts.frames.len(),
-                self.contacts.sims.len()
-            ));
-        }
-        for (index, sim) in self.contacts.sims.iter().enumerate() {
-            let contact = self
-                .contacts
-                .arena
-                .get_by_index(sim.contact)
-                .ok_or(format!("sim {index}: dead contact"))?;
-            if contact.sim_index as usize != index {
-                return Err(format!(
-                    "contact {}: sim index {} != {index}",
-                    sim.contact, contact.sim_index
-                ));
+        for (id, contact) in self.contacts.iter() {
+            let index = id.index();
+            let sim = self
+                .contact_sim(index)
+                .ok_or(format!("contact {index}: no sim"))?;
+            if sim.contact != index {
+                return Err(format!("contact {index}: sim names {}", sim.contact));
             }
             if !self
                 .broadphase
                 .pair_set
                 .contains(&pair_key(sim.shape_a, sim.shape_b))
             {
-                return Err(format!(
-                    "contact {}: pair missing from the pair set",
-                    sim.contact
-                ));
+                return Err(format!("contact {index}: pair missing from the pair set"));
             }
-            for (side, body) in [sim.body_a, sim.body_b].into_iter().enumerate() {
+            for side in 0..2 {
+                let body = contact.edges[side].body;
                 let owner = self
                     .bodies
                     .get_by_index(body)
-                    .ok_or(format!("contact {}: dead body", sim.contact))?;
-                let key = edge_key(sim.contact, side as u32);
-                let listed = self
-                    .body_contact_indices(owner)
+                    .ok_or(format!("contact {index}: dead body"))?;
+                let listed = members(&self.contacts, owner.contacts)
                     .iter()
-                    .filter(|&&c| c == edge_constraint(key))
+                    .filter(|&&c| c == index)
                     .count();
                 if listed != 1 {
                     return Err(format!(
-                        "contact {} listed {listed} times on body {body}",
-                        sim.contact
+                        "contact {index} listed {listed} times on body {body}"
                     ));
+                }
+                let mut expected = *sim;
+                if let Some(data) = self.contact_side(body) {
+                    expected.set_side(side, data);
+                }
+                let (a, b) = (&expected.solver, &sim.solver);
+                let same = expected.bodies == sim.bodies
+                    && (a.body_a, a.body_b) == (b.body_a, b.body_b)
+                    && (a.inv_mass_a, a.inv_inertia_a) == (b.inv_mass_a, b.inv_inertia_a)
+                    && (a.inv_mass_b, a.inv_inertia_b) == (b.inv_mass_b, b.inv_inertia_b);
+                if !same {
+                    return Err(format!("contact {index}: stale copy of body {body}"));
                 }
             }
         }
-        if self.broadphase.pair_set.len() != self.contacts.arena.len() {
+        if self.broadphase.pair_set.len() != self.contacts.len() {
             return Err("pair set and contacts differ in size".into());
+        }
+        for (id, record) in self.joints.arena.iter() {
+            let joint = self
+                .joint_sim(id.index())
+                .ok_or(format!("joint {id:?}: no constraint"))?;
+            let a = self.joint_body(record.edges[0].body, record.frame_a);
+            let b = self.joint_body(record.edges[1].body, record.frame_b);
+            if joint.handle != id.index() || (joint.body_a, joint.body_b) != (a, b) {
+                return Err(format!("joint {id:?}: stale sides or handle"));
+            }
         }
         Ok(())
     }

@@ -1,35 +1,42 @@
-//! The world: where every body, shape and contact lives, and the step that advances them.
+//! The world: where every body, shape, contact and joint lives, and the step that advances them.
 //!
 //! The world owns flat storage and nothing else (see the crate essay for the tiers):
 //!
 //! ```text
-//!   bodies         Arena<Body>          cold records, stable slots, generational ids
-//!   solver_sets[0] BodyArrays           static bodies' sims (the static solver set)
-//!   solver_sets[1] BodyArrays           awake dynamic + kinematic bodies: sims + states
-//!   shapes         Arena<ShapeRecord>   geometry, material, filter, proxy and boxes
-//!   contacts       ContactStore         Arena<Contact> (cold) + dense Vec<ContactSim> (hot)
-//!   broadphase     BroadPhase           static tree, moving tree, move buffer, pair set
+//!   bodies        Arena<Body>           cold records, stable slots, generational ids
+//!   solver_sets   Vec<SolverSet>        bodies, contacts, joints: static, disabled (parked
+//!                                       contacts), awake, one per sleeping island
+//!   graph         ConstraintGraph       the awake touching contacts and the awake joints,
+//!                                       stored by colour, solved in place
+//!   shapes        Arena<ShapeRecord>    geometry, material, filter, proxy and fat box
+//!   contacts      Arena<Contact>        cold records: shapes, list links, where the sim is
+//!   joints        JointStore            cold records, breakable list, break events
+//!   broadphase    BroadPhase            static, moving and sleeping trees, move buffer, pairs
 //! ```
 //!
-//! [`World::step`] is the pipeline of DESIGN §4, one method per phase, each timed into the
-//! [`StepProfile`]. Every phase is written as a pass over dense arrays in index order, and every
-//! set of new things (pairs, events) is sorted or produced in that order, so the same calls give
-//! the same world on every run.
+//! [`World::step`] is the pipeline, one method per phase, each timed into the [`StepProfile`].
+//! Every per-body and per-contact pass runs across the world's pool in fixed chunks; the serial
+//! work left is proportional to what changed (new pairs, contacts that began or stopped
+//! touching, escaped proxies, islands) — listed in the crate essay. Every set of new things
+//! (pairs, changed contacts, events) is sorted or produced in a fixed order, so the same calls
+//! give the same world on every run and for any worker count.
 
-use crate::body::{AWAKE_SET, SOLVER_SET_COUNT};
+use crate::body::Body;
 use crate::broadphase::BroadPhase;
-use crate::contact::ContactStore;
+use crate::contact::Contact;
 use crate::def::WorldDef;
 use crate::error::{PrismError, finite_vec};
 use crate::events::{ContactEvents, EventBuffers};
-use crate::graph::ContactGraph;
+use crate::graph::Graph;
 use crate::island::Islands;
 use crate::joint::JointStore;
 use crate::profile::{Counters, StepProfile, elapsed_ms, timed, zone};
 use crate::shape::ShapeRecord;
-use crate::solve::StepScratch;
-use core_soa::{Arena, Body, BodyArrays, BodyId, ShapeId, Vec2};
-use solver_simd::{ContactSolver, SolverContact};
+use crate::sleep::IslandRestTable;
+use crate::solver_set::{AWAKE_SET, FIRST_SLEEPING_SET, SolverSet};
+use core_soa::{Arena, BodyId, ContactId, ShapeId, Vec2};
+use solver_simd::{ContactSolver, SolverKind};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -37,31 +44,31 @@ use std::time::Instant;
 pub struct World {
     pub(crate) def: WorldDef,
     pub(crate) bodies: Arena<Body, BodyId>,
-    /// Indexed by [`Body::set_index`]: the static set and the awake set.
-    pub(crate) solver_sets: Vec<BodyArrays>,
+    /// Indexed by `island::SolverSetId` (see `solver_set.rs`).
+    pub(crate) solver_sets: Vec<SolverSet>,
+    /// The colours of the awake touching contacts and joints, holding their records.
+    pub(crate) graph: Graph,
     pub(crate) shapes: Arena<ShapeRecord, ShapeId>,
-    pub(crate) contacts: ContactStore,
-    /// The colours of the touching contacts between awake bodies.
-    pub(crate) graph: ContactGraph,
+    pub(crate) contacts: Arena<Contact, ContactId>,
+    pub(crate) joints: JointStore,
     pub(crate) broadphase: BroadPhase,
     /// Islands, sleeping sets and body sleep events.
     pub(crate) islands: Islands,
-    /// Joints, their solver list and break events.
-    pub(crate) joints: JointStore,
+    /// This step's least and most rested timer per island (filled by the finalize).
+    pub(crate) island_rest: IslandRestTable,
+    /// The arena indices of the kinematic bodies.
+    pub(crate) kinematic_bodies: BTreeSet<u32>,
     pub(crate) events: EventBuffers,
     pub(crate) profile: StepProfile,
     /// The contact solver (keeps its scratch arrays between steps).
     pub(crate) solver: ContactSolver,
-    /// Scratch: the solver's contact list, reused from step to step.
-    pub(crate) solver_contacts: Vec<SolverContact>,
-    /// How many contacts this step's solver list holds.
-    pub(crate) solver_contact_count: usize,
-    /// Per-step lookup tables of the narrowphase and the solve phase.
-    pub(crate) step_scratch: StepScratch,
     /// The `worker_count` threads the step runs on.
     pub(crate) thread_pool: Arc<rayon::ThreadPool>,
     /// The next id stamped into a chain's segments.
     pub(crate) next_chain_id: u32,
+    /// A broken invariant the step found (feature `validate`).
+    #[cfg(feature = "validate")]
+    pub(crate) corruption: Option<String>,
 }
 
 impl World {
@@ -69,24 +76,31 @@ impl World {
     pub fn new(def: WorldDef) -> Result<World, PrismError> {
         def.validate()?;
         let thread_pool = build_thread_pool(def.worker_count)?;
+        let mut graph = Graph::new();
+        // The sequential-impulses solver sweeps its contacts serially (see `graph.rs`).
+        let serial = def.force_overflow || def.solver_kind == SolverKind::SequentialImpulses;
+        graph.set_force_overflow(serial);
         Ok(World {
             def,
             bodies: Arena::new(),
-            solver_sets: (0..SOLVER_SET_COUNT).map(|_| BodyArrays::new()).collect(),
+            solver_sets: (0..FIRST_SLEEPING_SET)
+                .map(|_| SolverSet::default())
+                .collect(),
+            graph,
             shapes: Arena::new(),
-            contacts: ContactStore::default(),
-            graph: ContactGraph::new(def.force_overflow),
+            contacts: Arena::new(),
+            joints: JointStore::default(),
             broadphase: BroadPhase::new(),
             islands: Islands::default(),
-            joints: JointStore::default(),
+            island_rest: IslandRestTable::default(),
+            kinematic_bodies: BTreeSet::new(),
             events: EventBuffers::default(),
             profile: StepProfile::default(),
             solver: ContactSolver::new(),
-            solver_contacts: Vec::new(),
-            solver_contact_count: 0,
-            step_scratch: StepScratch::default(),
             thread_pool,
             next_chain_id: 0,
+            #[cfg(feature = "validate")]
+            corruption: None,
         })
     }
 
@@ -115,7 +129,7 @@ impl World {
 
     /// The phases of a step, in order. It runs inside the world's thread pool, so every
     /// parallel phase — here and in the solver — uses exactly the world's `worker_count`
-    /// threads (`rayon::current_num_threads()`), and a single worker means a serial step.
+    /// threads, and a single worker means a serial step.
     fn run_step(&mut self, dt: f32, substeps: u32) -> Result<(), PrismError> {
         zone!("step");
         let start = Instant::now();
@@ -123,11 +137,11 @@ impl World {
 
         let ((), pairs) = timed(|| self.update_pairs());
         let (changed, collide) = timed(|| self.collide());
-        let ((), update_contacts) = timed(|| self.update_contact_states(changed));
+        let ((), update_contacts) = timed(|| self.update_contact_states(&changed));
         let (diverged, solve) = timed(|| self.solve(dt, substeps));
         self.break_overloaded_joints();
-        let ((), finalize) = timed(|| self.finalize_bodies());
-        let ((), sleep) = timed(|| self.update_sleep(dt));
+        let (moving_kinematics, finalize) = timed(|| self.finalize_bodies(dt));
+        let ((), sleep) = timed(|| self.update_sleep(&moving_kinematics));
 
         self.profile = StepProfile {
             pairs,
@@ -135,9 +149,6 @@ impl World {
             update_contacts,
             solve,
             solver: self.profile.solver,
-            solver_gather: self.profile.solver_gather,
-            solver_store: self.profile.solver_store,
-            solver_joints: self.profile.solver_joints,
             finalize,
             sleep,
             total: elapsed_ms(start),
@@ -177,19 +188,24 @@ impl World {
 
     /// Current sizes of the world's structures.
     pub fn counters(&self) -> Counters {
+        let touching = self
+            .contacts
+            .iter()
+            .filter(|(id, _)| self.contact_sim(id.index()).is_some_and(|sim| sim.touching))
+            .count();
         Counters {
             bodies: self.bodies.len(),
-            awake_bodies: self.solver_sets[AWAKE_SET as usize].len(),
+            awake_bodies: self.solver_sets[AWAKE_SET as usize].bodies.len(),
             shapes: self.shapes.len(),
             islands: self.island_count(),
             sleeping_sets: self.sleeping_set_count(),
-            contacts: self.contact_count(),
-            touching_contacts: self.touching_contact_count(),
+            contacts: self.contacts.len(),
+            touching_contacts: touching,
             static_tree_height: self.broadphase.static_tree.height(),
             moving_tree_height: self.broadphase.moving_tree.height(),
             colors: self.graph.colors_in_use(),
-            color_contacts: self.graph.occupancy(),
-            overflow_contacts: self.graph.overflow_count(),
+            color_contacts: self.color_occupancy(),
+            overflow_contacts: self.graph.overflow_contacts().len(),
         }
     }
 }

@@ -75,6 +75,7 @@
 //! later asks for `vn = −e·vn₀` at points that approached faster than the threshold.
 
 use crate::SolverContact;
+use crate::constraints::ContactRecord;
 use crate::contact_solver::{lane_max, lane_min};
 use crate::normal_block::MAX_CONDITION;
 use crate::softness::Softness;
@@ -293,10 +294,10 @@ fn prepare_normal_block(c: &mut ContactConstraint) {
     }
 }
 
-/// Prepares `constraints[i]` from `contacts[i]` for every `i` of the two equally long slices.
-/// `warm_start` keeps the carried impulses; otherwise every point starts from zero.
-pub fn prepare_contacts(
-    contacts: &[SolverContact],
+/// Prepares `constraints[i]` from record `contacts[i]` for every `i` of the two equally long
+/// slices. `warm_start` keeps the carried impulses; otherwise every point starts from zero.
+pub fn prepare_contacts<C: ContactRecord>(
+    contacts: &[C],
     constraints: &mut [ContactConstraint],
     states: &[BodyState],
     softness: &ContactSoftness,
@@ -304,6 +305,7 @@ pub fn prepare_contacts(
 ) {
     debug_assert_eq!(contacts.len(), constraints.len());
     for (contact, constraint) in contacts.iter().zip(constraints.iter_mut()) {
+        let contact = contact.solver_contact();
         *constraint = prepare_contact(contact, states, softness, warm_start);
     }
 }

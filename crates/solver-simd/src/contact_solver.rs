@@ -65,11 +65,11 @@
 //! after the substeps: at every point that approached faster than the threshold and took a
 //! normal impulse, it asks for `vn = −e·vn₀` with the same clamped accumulation.
 
+use crate::constraints::ContactRecord;
 use crate::contact_constraint::{
     ContactConstraint, ContactConstraintPoint, NormalSoftness, state_or_identity,
 };
 use crate::normal_block::{BlockRow, solve_block};
-use crate::{ContactImpulses, PointImpulses, SolverContact};
 use core_soa::{BodyState, NULL_BODY, Rot, Vec2, body_flags, cross, cross_sv};
 
 /// The bias and softness of one normal row in one pass.
@@ -406,34 +406,18 @@ pub fn apply_restitution(
     }
 }
 
-/// Writes each constraint's impulses and approach speed back into its contact's manifold (the
-/// two slices are parallel). A non-finite impulse (from a body that blew up) is stored as zero
-/// so that it is not warm-started into the next step.
-pub fn store_impulses(constraints: &[ContactConstraint], contacts: &mut [SolverContact]) {
+/// Writes each constraint's impulses and approach speed back into its contact record's manifold
+/// (the two slices are parallel). A non-finite impulse (from a body that blew up) is stored as
+/// zero so that it is not warm-started into the next step.
+pub fn store_impulses<C: ContactRecord>(constraints: &[ContactConstraint], contacts: &mut [C]) {
     debug_assert_eq!(constraints.len(), contacts.len());
     for (c, contact) in constraints.iter().zip(contacts.iter_mut()) {
-        for (p, mp) in c.points().iter().zip(contact.manifold.points.iter_mut()) {
+        let manifold = &mut contact.solver_contact_mut().manifold;
+        for (p, mp) in c.points().iter().zip(manifold.points.iter_mut()) {
             mp.normal_impulse = finite_or_zero(p.normal_impulse);
             mp.tangent_impulse = finite_or_zero(p.tangent_impulse);
             mp.max_normal_impulse = finite_or_zero(p.max_normal_impulse);
             mp.normal_velocity = finite_or_zero(p.relative_velocity);
-        }
-    }
-}
-
-/// [`store_impulses`] into one [`ContactImpulses`] per constraint (see
-/// [`crate::ImpulseOutput::Dense`]); points a constraint does not use are zero.
-pub fn store_impulses_dense(constraints: &[ContactConstraint], out: &mut [ContactImpulses]) {
-    debug_assert_eq!(constraints.len(), out.len());
-    for (c, result) in constraints.iter().zip(out.iter_mut()) {
-        *result = ContactImpulses::default();
-        for (p, slot) in c.points().iter().zip(result.points.iter_mut()) {
-            *slot = PointImpulses {
-                normal_impulse: finite_or_zero(p.normal_impulse),
-                tangent_impulse: finite_or_zero(p.tangent_impulse),
-                max_normal_impulse: finite_or_zero(p.max_normal_impulse),
-                normal_velocity: finite_or_zero(p.relative_velocity),
-            };
         }
     }
 }
@@ -446,6 +430,7 @@ pub(crate) fn finite_or_zero(x: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::SolverContact;
     use crate::contact_constraint::{ContactSoftness, prepare_contact};
     use collision::{Manifold, ManifoldPoint};
 

@@ -38,6 +38,7 @@
 //! states: the test `wide_kernels_match_scalar_kernels_bit_for_bit` checks it on random
 //! contacts over several substeps.
 
+use crate::constraints::ContactRecord;
 use crate::contact_constraint::{
     ContactConstraint, ContactConstraintPoint, ContactSoftness, NormalSoftness, checked_body_index,
 };
@@ -47,7 +48,6 @@ use crate::normal_block::{BlockRow, MAX_CONDITION, solve_block};
 use crate::sequential_impulses::BaumgarteBias;
 use crate::shared::SharedSlice;
 use crate::wide::{FloatW, LANES, MaskW, Vec2W, cross_sv};
-use crate::{ContactImpulses, PointImpulses, SolverContact};
 use core_soa::{BodyState, NULL_BODY, Vec2, body_flags};
 
 /// One point slot of a bundle: [`ContactConstraintPoint`] with a lane per contact.
@@ -291,9 +291,10 @@ impl LaneInputs {
     /// place, like the bundle itself); body indices outside `body_count` become
     /// [`NULL_BODY`], as in the scalar preparation.
     #[inline]
-    fn read(&mut self, contacts: &[SolverContact], body_count: usize) {
+    fn read<C: ContactRecord>(&mut self, contacts: &[C], body_count: usize) {
         let inputs = self;
-        for (lane, contact) in contacts.iter().take(LANES).enumerate() {
+        for (lane, record) in contacts.iter().take(LANES).enumerate() {
+            let contact = record.solver_contact();
             inputs.body_a[lane] = checked_body_index(contact.body_a, body_count);
             inputs.body_b[lane] = checked_body_index(contact.body_b, body_count);
             inputs.masses[0][lane] = contact.inv_mass_a;
@@ -320,8 +321,8 @@ impl LaneInputs {
 /// [`prepare_contact`](crate::contact_constraint::prepare_contact) for all lanes at once,
 /// operation for operation, so lane `i` holds the bits the scalar preparation gives for
 /// `contacts[i]`. `states` is the whole awake array.
-pub fn prepare_bundle(
-    contacts: &[SolverContact],
+pub fn prepare_bundle<C: ContactRecord>(
+    contacts: &[C],
     states: &[BodyState],
     softness: &ContactSoftness,
     warm_start: bool,
@@ -338,9 +339,9 @@ pub fn prepare_bundle(
 /// a third of the prepare stage on a 15,000-contact pyramid. The step's prepare stage
 /// therefore writes the fields where they live.
 #[inline]
-pub fn prepare_bundle_in_place(
+pub fn prepare_bundle_in_place<C: ContactRecord>(
     bundle: &mut ContactBundle,
-    contacts: &[SolverContact],
+    contacts: &[C],
     states: &[BodyState],
     softness: &ContactSoftness,
     warm_start: bool,
@@ -513,54 +514,25 @@ impl ContactPointW {
     }
 }
 
-/// Writes the impulses of every lane back into its contact's manifold (`contacts[i]` is lane
-/// `i`), exactly as the scalar [`crate::contact_solver::store_impulses`].
-pub fn store_bundle_impulses(bundle: &ContactBundle, contacts: &mut [SolverContact]) {
+/// Writes the impulses of every lane back into its contact record's manifold (`contacts[i]`
+/// is lane `i`), exactly as the scalar [`crate::contact_solver::store_impulses`]: non-finite
+/// values are stored as zero.
+pub fn store_bundle_impulses<C: ContactRecord>(bundle: &ContactBundle, contacts: &mut [C]) {
     let count = bundle.lane_count().min(contacts.len());
-    for_each_lane_point(bundle, count, |lane, slot, result| {
-        let mp = &mut contacts[lane].manifold.points[slot];
-        mp.normal_impulse = result.normal_impulse;
-        mp.tangent_impulse = result.tangent_impulse;
-        mp.max_normal_impulse = result.max_normal_impulse;
-        mp.normal_velocity = result.normal_velocity;
-    });
-}
-
-/// Writes the impulses of every lane into `out[lane]` (see [`crate::ImpulseOutput::Dense`]),
-/// exactly as the scalar [`crate::contact_solver::store_impulses_dense`]; points a lane does
-/// not use are zero.
-pub fn store_bundle_impulses_dense(bundle: &ContactBundle, out: &mut [ContactImpulses]) {
-    let count = bundle.lane_count().min(out.len());
-    out[..count].fill(ContactImpulses::default());
-    for_each_lane_point(bundle, count, |lane, slot, result| {
-        out[lane].points[slot] = result;
-    });
-}
-
-/// Calls `write(lane, point, impulses)` for every point in use of the first `count` lanes, with
-/// non-finite values stored as zero.
-#[inline]
-fn for_each_lane_point(
-    bundle: &ContactBundle,
-    count: usize,
-    mut write: impl FnMut(usize, usize, PointImpulses),
-) {
     for (slot, p) in bundle.points.iter().enumerate() {
         let normal_impulse = p.normal_impulse.to_array();
         let tangent_impulse = p.tangent_impulse.to_array();
         let max_normal_impulse = p.max_normal_impulse.to_array();
         let relative_velocity = p.relative_velocity.to_array();
-        for lane in 0..count {
+        for (lane, record) in contacts[..count].iter_mut().enumerate() {
             if slot >= usize::from(bundle.point_counts[lane]) {
                 continue;
             }
-            let result = PointImpulses {
-                normal_impulse: finite_or_zero(normal_impulse[lane]),
-                tangent_impulse: finite_or_zero(tangent_impulse[lane]),
-                max_normal_impulse: finite_or_zero(max_normal_impulse[lane]),
-                normal_velocity: finite_or_zero(relative_velocity[lane]),
-            };
-            write(lane, slot, result);
+            let mp = &mut record.solver_contact_mut().manifold.points[slot];
+            mp.normal_impulse = finite_or_zero(normal_impulse[lane]);
+            mp.tangent_impulse = finite_or_zero(tangent_impulse[lane]);
+            mp.max_normal_impulse = finite_or_zero(max_normal_impulse[lane]);
+            mp.normal_velocity = finite_or_zero(relative_velocity[lane]);
         }
     }
 }

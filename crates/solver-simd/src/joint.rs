@@ -344,8 +344,10 @@ pub struct JointConstraint {
     pub kind: JointKind,
     /// Accumulated impulses: carried in from the last step, carried out to the next.
     pub impulses: JointImpulses,
-    /// Fills the first cache line, so that the prepared data starts the second (always 0).
-    line_padding: u32,
+    /// The caller's name for this joint (its index in the caller's joint table): the solver
+    /// never reads it. It also fills the first cache line, so that the prepared data starts the
+    /// second.
+    pub handle: u32,
     /// Filled by [`prepare_joints`].
     pub prepared: JointPrepared,
     pub body_a: JointBody,
@@ -365,7 +367,7 @@ impl JointConstraint {
             body_b,
             kind,
             impulses: JointImpulses::default(),
-            line_padding: 0,
+            handle: 0,
             prepared: JointPrepared::default(),
         }
     }

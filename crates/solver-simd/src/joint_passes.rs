@@ -1,15 +1,16 @@
 //! Joints in the staged step: their blocks in the prepare, warm start, solve and relax stages.
 //!
-//! The caller hands the solver its joints ordered by graph colour, with a [`ColorLayout`] of
-//! the colours' ranges and the overflow range, exactly as for contacts ([`SolverJoints`]). A
-//! colour's joints share no dynamic body with each other or with the colour's contacts (the
-//! graph colours joints and contacts together; [`crate::color_layout::LayoutChecker`] checks
-//! both before the step), so they are solved in parallel blocks in an entry of their own just
-//! before the colour's contact bundles. The overflow joints are solved one at a time, in one
-//! block, before the overflow contacts.
+//! The caller hands the solver each colour's joints beside its contacts, and the overflow joints
+//! beside the overflow contacts ([`crate::constraints::StepConstraints`]). A colour's joints
+//! share no dynamic body with each other or with the colour's contacts (the graph colours joints
+//! and contacts together; [`crate::constraints::ColorChecker`] checks both before the step), so
+//! they are solved in parallel blocks in an entry of their own just before the colour's contact
+//! bundles. The overflow joints are solved one at a time, in one block, before the overflow
+//! contacts.
 //!
 //! ```text
-//!   PrepareJoints       all joints, parallel blocks: frames, effective masses, softness
+//!   PrepareJoints       each colour's joints, then the overflow's, parallel blocks: frames,
+//!                       effective masses, softness
 //!   WarmStart/Solve/Relax
 //!       overflow joints (1 block) → overflow contacts → colour 0 joints → colour 0 bundles → …
 //! ```
@@ -37,7 +38,6 @@
 //! step and solves the joints in each of its velocity iterations, always with bias (it has no
 //! relax pass).
 
-use crate::color_layout::ColorLayout;
 use crate::joint::JointConstraint;
 use crate::joint::rows::JointPair;
 use crate::params::SolverKind;
@@ -45,13 +45,6 @@ use crate::shared::SharedSlice;
 use crate::stages::{Stage, StepContext};
 use core::ops::Range;
 use core_soa::{BodySim, BodyState, NULL_BODY, body_flags};
-
-/// The joints of a step, ordered by colour as `layout` describes. Their accumulated impulses
-/// are read for warm starting and hold the new ones after the step.
-pub struct SolverJoints<'a> {
-    pub joints: &'a mut [JointConstraint],
-    pub layout: &'a ColorLayout,
-}
 
 /// The shared arrays a joint block needs.
 pub(crate) struct JointArrays<'s, 'a> {
@@ -215,6 +208,8 @@ unsafe fn run_on_shared_bodies(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::SolverContact;
+    use crate::constraints::{ColorRanges, StepConstraints};
     use crate::joint::{JointBody, JointKind, JointParams, RevoluteJoint};
     use core_soa::{Rot, Transform, Vec2};
 
@@ -307,12 +302,12 @@ mod tests {
             let order = [0, 2, 4, 6, 8, 1, 3, 5, 7];
             let mut joints: Vec<JointConstraint> = order.iter().map(|&i| hinge(i)).collect();
             let layout = if colored {
-                ColorLayout {
-                    color_ranges: vec![0..5, 5..9],
+                ColorRanges {
+                    colors: vec![0..5, 5..9],
                     overflow: 9..9,
                 }
             } else {
-                ColorLayout::overflow_only(links)
+                ColorRanges::overflow_only(links)
             };
             let mut solver = ContactSolver::new();
             solver.set_worker_count(workers);
@@ -322,20 +317,12 @@ mod tests {
                     states: &mut states,
                     sims: &mut sims,
                 };
-                let joint_set = SolverJoints {
-                    joints: &mut joints,
-                    layout: &layout,
-                };
+                let no_contacts = (&ColorRanges::default(), &mut [][..]);
+                let constraints: StepConstraints<SolverContact> =
+                    ColorRanges::constraints(no_contacts, (&layout, &mut joints));
                 let params = SolverParams::default();
                 solver
-                    .solve_colored_with_joints(
-                        &params,
-                        bodies,
-                        &mut [],
-                        &ColorLayout::default(),
-                        joint_set,
-                        &mut profile,
-                    )
+                    .step(&params, bodies, constraints, &mut profile)
                     .unwrap();
             }
             let last = sims[links - 1].center;

@@ -50,22 +50,23 @@
 //!
 //! ## Interface
 //!
-//! [`solve`] (or a reusable [`ContactSolver`]) takes [`SolverParams`], the awake bodies
-//! ([`AwakeBodies`]: hot `BodyState`s and warm `BodySim`s, parallel), and the step's
-//! [`SolverContact`]s, whose manifolds carry the cached impulses in and the new ones out; it
-//! solves every contact by the scalar path. [`ContactSolver::solve_colored`] takes the
-//! contacts ordered by graph colour with a [`ColorLayout`] of the colour ranges and the
-//! overflow range, and solves the colours wide and in parallel
-//! ([`ContactSolver::set_worker_count`]). [`ContactSolver::solve_colored_with_joints`] adds
-//! the step's joints ([`SolverJoints`], ordered by the same colours): prepared after the
-//! step's start pose is recorded, and in every substep warm started, solved and relaxed just
-//! before the contacts of their colour ([`joint_passes`]). Static bodies are not in the arrays: a contact names
-//! them with `core_soa::NULL_BODY`. Kinematic bodies are, without the `DYNAMIC` flag; they move
-//! with their velocity and contacts never change it. No path fuses multiply-adds and the work
-//! partition depends on the scene alone, so a step is a deterministic function of its input,
-//! whatever the number of threads.
+//! One entry point: [`ContactSolver::step`] (or its unchecked twin, for a caller whose colouring
+//! guarantees the colour invariant) takes [`SolverParams`], the awake bodies ([`AwakeBodies`]:
+//! hot `BodyState`s and warm `BodySim`s, parallel) and the step's constraints grouped by graph
+//! colour ([`StepConstraints`]): per colour a slice of the caller's persistent contact records
+//! — anything that carries a [`SolverContact`], [`ContactRecord`] — and of its joints
+//! ([`joint::JointConstraint`]), then the overflow set. Preparation reads the records, each
+//! colour is solved wide and in parallel ([`ContactSolver::set_worker_count`]), the overflow set
+//! by the scalar path, and the accumulated impulses are written back into the records, where
+//! the caller's narrowphase carries them to the next step. Joints are prepared after the step's
+//! start pose is recorded, and in every substep warm started, solved and relaxed just before
+//! the contacts of their colour ([`joint_passes`]). Static bodies are not in the arrays: a
+//! contact names them with `core_soa::NULL_BODY`. Kinematic bodies are, without the `DYNAMIC`
+//! flag; they move with their velocity and contacts never change it. No path fuses multiply-adds
+//! and the work partition depends on the scene alone, so a step is a deterministic function of
+//! its input, whatever the number of threads.
 
-pub mod color_layout;
+pub mod constraints;
 pub mod contact_constraint;
 pub mod contact_solver;
 pub mod contact_wide;
@@ -91,15 +92,14 @@ pub mod wide;
 use collision::Manifold;
 use core_soa::{BodySim, BodyState};
 
-pub use color_layout::{ColorLayout, ColorLayoutError};
-pub use joint_passes::SolverJoints;
+pub use constraints::{ColorConstraints, ColorError, ContactRecord, StepConstraints};
 pub use params::{SolverKind, SolverParams};
 pub use profile::SolverProfile;
 pub use softness::Softness;
 pub use solver::{ContactSolver, SolverCounters};
 pub use stages::Stage;
 
-/// One contact handed to the solver for this step. Built by the World from a touching contact.
+/// The solver's view of one touching contact: what a [`ContactRecord`] carries.
 #[derive(Clone, Copy, Debug)]
 pub struct SolverContact {
     /// Index into the awake `states`/`sims` arrays, or [`core_soa::NULL_BODY`] (static).
@@ -114,42 +114,9 @@ pub struct SolverContact {
     pub restitution: f32,
     /// The manifold with anchors relative to each body's centre of mass, the separations from
     /// the narrowphase, and the accumulated impulses carried over from the last step (0 for new
-    /// points). After [`solve`] (with the default [`ImpulseOutput::Contacts`]), the solver has
-    /// written back `normal_impulse`,
-    /// `tangent_impulse`, `max_normal_impulse` and `normal_velocity`.
+    /// points). After a step the solver has written back `normal_impulse`, `tangent_impulse`,
+    /// `max_normal_impulse` and `normal_velocity`.
     pub manifold: Manifold,
-}
-
-/// What the solver hands back for one contact point at the end of a step: the accumulated
-/// impulses to warm-start the next step with, the largest normal impulse of the step, and the
-/// approach speed before it (for events). Never NaN or infinite: a value that blew up is 0.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct PointImpulses {
-    pub normal_impulse: f32,
-    pub tangent_impulse: f32,
-    pub max_normal_impulse: f32,
-    pub normal_velocity: f32,
-}
-
-/// A contact's [`PointImpulses`], point by point as in its manifold; a point the manifold does
-/// not use is all zero.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct ContactImpulses {
-    pub points: [PointImpulses; 2],
-}
-
-/// Where the solver's last stage writes each contact's results.
-///
-/// `Contacts` writes them into the [`SolverContact`]s' manifolds: simple for a caller that
-/// keeps nothing else. `Dense` writes them into a 32-byte record per contact that
-/// [`ContactSolver::impulses`] lends out, and leaves the contacts untouched: a caller that
-/// copies the results into its own contact store then reads a fifth of the memory, and the
-/// stage writes whole cache lines instead of patching four floats in each 150-byte contact.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ImpulseOutput {
-    #[default]
-    Contacts,
-    Dense,
 }
 
 /// The awake bodies: `states[i]` and `sims[i]` describe the same body. Static bodies are not in
@@ -158,24 +125,4 @@ pub enum ImpulseOutput {
 pub struct AwakeBodies<'a> {
     pub states: &'a mut [BodyState],
     pub sims: &'a mut [BodySim],
-}
-
-/// Runs one whole step of the solver: prepares contacts, runs the substeps (integrate
-/// velocities with gravity/forces/damping and the max-speed clamp → warm start → solve with
-/// bias → integrate positions → relax without bias), restitution, stores impulses into each
-/// [`SolverContact::manifold`], then finalises bodies: writes `sims[i].transform` and `center`
-/// and clears force and torque. At its start it sets every awake body's `delta_position` to 0,
-/// `delta_rotation` to identity, and `center0`/`rotation0` to the current pose; at its end the
-/// deltas hold the step's displacement.
-///
-/// A non-finite or non-positive `dt` moves nothing. `substeps == 0` runs one substep. With
-/// [`SolverKind::SequentialImpulses`] the step is one velocity solve of `substeps` iterations.
-/// Allocates the step's scratch arrays; keep a [`ContactSolver`] to reuse them.
-pub fn solve(
-    params: &SolverParams,
-    bodies: AwakeBodies<'_>,
-    contacts: &mut [SolverContact],
-    profile: &mut SolverProfile,
-) {
-    ContactSolver::new().solve(params, bodies, contacts, profile);
 }

@@ -236,7 +236,8 @@ pub enum StageTarget {
 pub struct StageEntry {
     pub stage: Stage,
     pub target: StageTarget,
-    /// The colour whose bundles this entry solves (`None` for every other entry).
+    /// The colour whose bundles or joints this entry works on, or for joint entries the
+    /// overflow group (the index after the last colour); `None` for every other entry.
     pub color: Option<u32>,
     /// Indices of the items (bodies, bundles or overflow constraints).
     pub items: Range<u32>,
@@ -279,23 +280,23 @@ pub fn block_size(items: u32, min: u32) -> u32 {
 #[derive(Clone, Debug)]
 pub struct StepShape<'a> {
     pub body_count: u32,
-    /// The bundles of each colour, in order (empty ranges for empty colours).
+    /// The bundles of each colour, in order (empty ranges for colours without contacts).
     pub color_bundles: &'a [Range<u32>],
     pub bundle_count: u32,
     pub overflow_count: u32,
-    /// The joints of each colour, in order (indices into the step's joint list).
-    pub joint_colors: &'a [Range<u32>],
-    /// The overflow joints.
-    pub overflow_joints: Range<u32>,
-    /// All joints.
-    pub joint_count: u32,
+    /// The number of joints of each colour, in order.
+    pub color_joints: &'a [u32],
+    /// The number of overflow joints.
+    pub overflow_joints: u32,
 }
 
 /// Expands the solver kind's list of `stages` into entries for a step of `shape`, written into
 /// `entries`: body stages over all bodies; per constraint pass, the overflow joints and the
 /// overflow contacts (one block each, the scalar path), then each colour's joints and bundles
 /// in order; prepare and store over all bundles and all overflow contacts, and the joint
-/// preparation over all joints, in parallel blocks. Empty entries are left out.
+/// preparation of each colour's joints and of the overflow joints, in parallel blocks. A
+/// joint entry names its group in `color`: a colour, or `color_joints.len()` for the
+/// overflow joints. Empty entries are left out.
 pub fn expand_stages(stages: &[Stage], shape: &StepShape<'_>, entries: &mut Vec<StageEntry>) {
     entries.clear();
     let mut push = |stage, target, color, items: Range<u32>, block_size| {
@@ -310,6 +311,7 @@ pub fn expand_stages(stages: &[Stage], shape: &StepShape<'_>, entries: &mut Vec<
         }
     };
     let overflow = 0..shape.overflow_count;
+    let overflow_group = shape.color_joints.len().max(shape.color_bundles.len()) as u32;
     for &stage in stages {
         match stage {
             Stage::IntegrateVelocities | Stage::IntegratePositions => {
@@ -329,21 +331,31 @@ pub fn expand_stages(stages: &[Stage], shape: &StepShape<'_>, entries: &mut Vec<
                 push(stage, StageTarget::Overflow, None, overflow.clone(), size);
             }
             Stage::PrepareJoints => {
-                let size = block_size(shape.joint_count, MIN_JOINTS_PER_BLOCK);
-                push(stage, StageTarget::Joints, None, 0..shape.joint_count, size);
+                let groups = shape.color_joints.iter().chain([&shape.overflow_joints]);
+                for (group, &count) in groups.enumerate() {
+                    let size = block_size(count, MIN_JOINTS_PER_BLOCK);
+                    push(
+                        stage,
+                        StageTarget::Joints,
+                        Some(group as u32),
+                        0..count,
+                        size,
+                    );
+                }
             }
             Stage::WarmStart | Stage::Solve | Stage::Relax => {
-                let joints = shape.overflow_joints.clone();
-                let serial = (joints.len() as u32).max(1);
-                push(stage, StageTarget::OverflowJoints, None, joints, serial);
+                let joints = 0..shape.overflow_joints;
+                let serial = shape.overflow_joints.max(1);
+                let tag = Some(overflow_group);
+                push(stage, StageTarget::OverflowJoints, tag, joints, serial);
                 let serial = shape.overflow_count.max(1);
                 push(stage, StageTarget::Overflow, None, overflow.clone(), serial);
-                let colors = shape.color_bundles.len().max(shape.joint_colors.len());
+                let colors = shape.color_bundles.len().max(shape.color_joints.len());
                 for color in 0..colors {
                     let tag = Some(color as u32);
-                    if let Some(joints) = shape.joint_colors.get(color) {
-                        let size = block_size(joints.len() as u32, MIN_JOINTS_PER_BLOCK);
-                        push(stage, StageTarget::Joints, tag, joints.clone(), size);
+                    if let Some(&joints) = shape.color_joints.get(color) {
+                        let size = block_size(joints, MIN_JOINTS_PER_BLOCK);
+                        push(stage, StageTarget::Joints, tag, 0..joints, size);
                     }
                     if let Some(bundles) = shape.color_bundles.get(color) {
                         let size = block_size(bundles.len() as u32, MIN_BUNDLES_PER_BLOCK);
@@ -433,16 +445,15 @@ mod tests {
     fn expansion_puts_each_colours_joints_before_its_contacts() {
         let mut stages = Vec::new();
         soft_step_stages(1, &mut stages);
-        let color_bundles = [0..4, 4..6];
-        let joint_colors = [0..100, 100..100, 100..130];
+        let color_bundles = [0..4, 4..6, 6..6];
+        let color_joints = [100, 0, 30];
         let shape = StepShape {
             body_count: 10,
             color_bundles: &color_bundles,
             bundle_count: 6,
             overflow_count: 2,
-            joint_colors: &joint_colors,
-            overflow_joints: 130..133,
-            joint_count: 133,
+            color_joints: &color_joints,
+            overflow_joints: 3,
         };
         let mut entries = Vec::new();
         expand_stages(&stages, &shape, &mut entries);
@@ -456,18 +467,22 @@ mod tests {
         assert_eq!(
             summary(Stage::Solve),
             [
-                (StageTarget::OverflowJoints, None, 130..133),
+                (StageTarget::OverflowJoints, Some(3), 0..3),
                 (StageTarget::Overflow, None, 0..2),
                 (StageTarget::Joints, Some(0), 0..100),
                 (StageTarget::Bundles, Some(0), 0..4),
                 (StageTarget::Bundles, Some(1), 4..6),
-                (StageTarget::Joints, Some(2), 100..130),
+                (StageTarget::Joints, Some(2), 0..30),
             ]
         );
         assert_eq!(summary(Stage::Relax), summary(Stage::Solve));
         assert_eq!(
             summary(Stage::PrepareJoints),
-            [(StageTarget::Joints, None, 0..133)]
+            [
+                (StageTarget::Joints, Some(0), 0..100),
+                (StageTarget::Joints, Some(2), 0..30),
+                (StageTarget::Joints, Some(3), 0..3),
+            ]
         );
         let joint_free = [Stage::Restitution, Stage::StoreImpulses];
         assert!(entries.iter().all(|e| !joint_free.contains(&e.stage)
@@ -494,9 +509,8 @@ mod tests {
             color_bundles: &color_bundles,
             bundle_count: 43,
             overflow_count: 5,
-            joint_colors: &[],
-            overflow_joints: 0..0,
-            joint_count: 0,
+            color_joints: &[],
+            overflow_joints: 0,
         };
         let mut entries = Vec::new();
         expand_stages(&stages, &shape, &mut entries);

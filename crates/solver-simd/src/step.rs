@@ -1,29 +1,31 @@
 //! Running one block of one stage entry: the bridge from the stage list to the kernels.
 //!
-//! `StepArrays` holds every array of a step as a [`SharedSlice`], and `run_block` picks
-//! the kernel for an entry's stage and target and hands it the block's items:
+//! `StepArrays` holds every array of a step as a [`SharedSlice`] — the body arrays, and per
+//! constraint group (each graph colour, then the overflow set) the caller's contact records and
+//! joints — and `run_block` picks the kernel for an entry's stage and target and hands it the
+//! block's items:
 //!
 //! | target | prepare / store | warm start, solve, relax, restitution | integrate |
 //! |---|---|---|---|
-//! | bundles | scalar prepare + pack, per bundle / unpack into the manifolds or the results | wide kernels over the block's bundles | — |
+//! | bundles | scalar prepare + pack, per bundle, from its records / the impulses back into them | wide kernels over the block's bundles | — |
 //! | overflow | scalar, per block of contacts | scalar, the whole set as one block | — |
 //! | bodies | — | — | the block's bodies |
 //! | joints, overflow joints | prepare per joint (parallel) | scalar joint kernels (see [`crate::joint_passes`]) | — |
 //!
 //! Each access below states why it cannot race: blocks of one entry cover disjoint items;
 //! entries run one after another; within a colour no dynamic body repeats (checked before the
-//! step by [`crate::color_layout::LayoutChecker`], or promised by the caller of the unsafe
-//! `ContactSolver::solve_colored_with_joints_unchecked`, and bundles are packed from exactly
-//! those contacts); and an overflow pass is a single block, so it alone touches the bodies.
+//! step by [`crate::constraints::ColorChecker`], or promised by the caller of the unsafe
+//! `ContactSolver::step_unchecked`, and bundles are packed from exactly those records); and an
+//! overflow pass is a single block, so it alone touches the bodies.
 
+use crate::constraints::ContactRecord;
 use crate::contact_constraint::{ContactConstraint, prepare_contacts};
 use crate::contact_solver::{
-    ContactRows, apply_restitution, solve_contacts, store_impulses, store_impulses_dense,
-    warm_start_contacts,
+    ContactRows, apply_restitution, solve_contacts, store_impulses, warm_start_contacts,
 };
 use crate::contact_wide::{
     ContactBundle, SharedBodies, prepare_bundle_in_place, restitution_bundles, solve_bundles,
-    store_bundle_impulses, store_bundle_impulses_dense, warm_start_bundles,
+    store_bundle_impulses, warm_start_bundles,
 };
 use crate::integrate::{integrate_positions, integrate_velocities};
 use crate::joint::JointConstraint;
@@ -31,43 +33,53 @@ use crate::joint_passes::{JointArrays, run_joint_block, run_overflow_joint_block
 use crate::params::SolverKind;
 use crate::shared::SharedSlice;
 use crate::stages::{Stage, StageEntry, StageTarget, StepContext};
-use crate::{ContactImpulses, SolverContact};
 use core::ops::Range;
 use core_soa::{BodySim, BodyState};
 
-/// Where a bundle's contacts are: `lane_count` contacts from `first_contact` on.
+/// Where a bundle's contacts are: `lane_count` records of colour `group` from `first` on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BundleSource {
-    pub first_contact: u32,
+    pub group: u32,
+    pub first: u32,
     pub lane_count: u32,
 }
 
 impl BundleSource {
+    /// The bundle's records within its colour.
     pub fn contacts(self) -> Range<usize> {
-        let first = self.first_contact as usize;
+        let first = self.first as usize;
         first..first + self.lane_count as usize
     }
 }
 
 /// The arrays of one step, shared by its threads.
-pub(crate) struct StepArrays<'a> {
+pub(crate) struct StepArrays<'a, C> {
     pub states: SharedSlice<'a, BodyState>,
     pub sims: SharedSlice<'a, BodySim>,
-    pub contacts: SharedSlice<'a, SolverContact>,
-    /// With [`crate::ImpulseOutput::Dense`], the results by contact (parallel to `contacts`);
-    /// `None` stores them into the contacts.
-    pub impulses: Option<SharedSlice<'a, ContactImpulses>>,
+    /// Per group — each colour in order, then the overflow set — the contact records.
+    pub contacts: Vec<SharedSlice<'a, C>>,
+    /// Per group, the joints.
+    pub joints: Vec<SharedSlice<'a, JointConstraint>>,
     pub bundles: SharedSlice<'a, ContactBundle>,
-    /// The overflow constraints; constraint `i` is contact `overflow_first_contact + i`.
+    /// The prepared overflow contacts; constraint `i` is record `i` of the overflow group.
     pub overflow: SharedSlice<'a, ContactConstraint>,
-    pub overflow_first_contact: usize,
     pub bundle_sources: &'a [BundleSource],
-    /// The step's joints, ordered by colour.
-    pub joints: SharedSlice<'a, JointConstraint>,
+}
+
+impl<C> StepArrays<'_, C> {
+    /// The index of the overflow group (after the colours).
+    pub fn overflow_group(&self) -> usize {
+        self.contacts.len() - 1
+    }
 }
 
 /// Runs block `block` of `entry`.
-pub(crate) fn run_block(entry: &StageEntry, block: u32, ctx: &StepContext, arrays: &StepArrays) {
+pub(crate) fn run_block<C: ContactRecord>(
+    entry: &StageEntry,
+    block: u32,
+    ctx: &StepContext,
+    arrays: &StepArrays<C>,
+) {
     let items = entry.block(block);
     match entry.target {
         StageTarget::Bodies => run_body_block(entry.stage, items, ctx, arrays),
@@ -76,23 +88,32 @@ pub(crate) fn run_block(entry: &StageEntry, block: u32, ctx: &StepContext, array
             let serial = entry.block_count() == 1;
             run_overflow_block(entry.stage, items, serial, ctx, arrays)
         }
-        StageTarget::Joints => run_joint_block(entry.stage, items, ctx, &joint_arrays(arrays)),
+        StageTarget::Joints => {
+            let joints = joint_arrays(arrays, entry_group(entry));
+            run_joint_block(entry.stage, items, ctx, &joints)
+        }
         StageTarget::OverflowJoints => {
             let serial = entry.block_count() == 1;
-            run_overflow_joint_block(entry.stage, items, serial, ctx, &joint_arrays(arrays))
+            let joints = joint_arrays(arrays, arrays.overflow_group());
+            run_overflow_joint_block(entry.stage, items, serial, ctx, &joints)
         }
     }
 }
 
-fn joint_arrays<'s, 'a>(arrays: &'s StepArrays<'a>) -> JointArrays<'s, 'a> {
+/// The constraint group an entry works on.
+fn entry_group(entry: &StageEntry) -> usize {
+    entry.color.map_or(0, |group| group as usize)
+}
+
+fn joint_arrays<'s, 'a, C>(arrays: &'s StepArrays<'a, C>, group: usize) -> JointArrays<'s, 'a> {
     JointArrays {
         states: &arrays.states,
         sims: &arrays.sims,
-        joints: &arrays.joints,
+        joints: &arrays.joints[group],
     }
 }
 
-fn run_body_block(stage: Stage, items: Range<usize>, ctx: &StepContext, arrays: &StepArrays) {
+fn run_body_block<C>(stage: Stage, items: Range<usize>, ctx: &StepContext, arrays: &StepArrays<C>) {
     // SAFETY: body stages give each thread a disjoint block of bodies, and no other entry runs
     // at the same time; the sims are only read during the solver's stages.
     let (states, sims) = unsafe {
@@ -108,7 +129,12 @@ fn run_body_block(stage: Stage, items: Range<usize>, ctx: &StepContext, arrays: 
     }
 }
 
-fn run_bundle_block(stage: Stage, items: Range<usize>, ctx: &StepContext, arrays: &StepArrays) {
+fn run_bundle_block<C: ContactRecord>(
+    stage: Stage,
+    items: Range<usize>,
+    ctx: &StepContext,
+    arrays: &StepArrays<C>,
+) {
     match stage {
         Stage::PrepareContacts => prepare_bundle_block(items, ctx, arrays),
         Stage::StoreImpulses => store_bundle_block(items, arrays),
@@ -156,9 +182,13 @@ fn solve_bundles_biased(
     }
 }
 
-fn prepare_bundle_block(items: Range<usize>, ctx: &StepContext, arrays: &StepArrays) {
-    // SAFETY: during a prepare entry no thread writes bodies or contacts, and each thread
-    // writes its own disjoint block of bundles.
+fn prepare_bundle_block<C: ContactRecord>(
+    items: Range<usize>,
+    ctx: &StepContext,
+    arrays: &StepArrays<C>,
+) {
+    // SAFETY: during a prepare entry no thread writes bodies or contact records, and each
+    // thread writes its own disjoint block of bundles.
     let (states, bundles) = unsafe {
         (
             arrays.states.slice(0..arrays.states.len()),
@@ -166,46 +196,39 @@ fn prepare_bundle_block(items: Range<usize>, ctx: &StepContext, arrays: &StepArr
         )
     };
     for (bundle, source) in bundles.iter_mut().zip(&arrays.bundle_sources[items]) {
-        // SAFETY: contacts are only read during a prepare entry.
-        let contacts = unsafe { arrays.contacts.slice(source.contacts()) };
+        let group = &arrays.contacts[source.group as usize];
+        // SAFETY: contact records are only read during a prepare entry.
+        let contacts = unsafe { group.slice(source.contacts()) };
         prepare_bundle_in_place(bundle, contacts, states, &ctx.softness, ctx.warm_start);
     }
 }
 
-fn store_bundle_block(items: Range<usize>, arrays: &StepArrays) {
+fn store_bundle_block<C: ContactRecord>(items: Range<usize>, arrays: &StepArrays<C>) {
     // SAFETY: during a store entry bundles are only read.
     let bundles = unsafe { arrays.bundles.slice(items.clone()) };
     for (bundle, source) in bundles.iter().zip(&arrays.bundle_sources[items]) {
-        // SAFETY (both arms): every bundle has its own contacts (the layout's ranges are
-        // disjoint and each colour's range is cut into disjoint bundles), and each thread
-        // stores its own bundles; the results array is parallel to the contacts.
-        match &arrays.impulses {
-            Some(out) => {
-                store_bundle_impulses_dense(bundle, unsafe { out.slice_mut(source.contacts()) })
-            }
-            None => store_bundle_impulses(bundle, unsafe {
-                arrays.contacts.slice_mut(source.contacts())
-            }),
-        }
+        let group = &arrays.contacts[source.group as usize];
+        // SAFETY: every bundle has its own records (each colour is cut into disjoint bundles),
+        // and each thread stores its own bundles.
+        store_bundle_impulses(bundle, unsafe { group.slice_mut(source.contacts()) });
     }
 }
 
-fn run_overflow_block(
+fn run_overflow_block<C: ContactRecord>(
     stage: Stage,
     items: Range<usize>,
     serial: bool,
     ctx: &StepContext,
-    arrays: &StepArrays,
+    arrays: &StepArrays<C>,
 ) {
-    let contacts =
-        arrays.overflow_first_contact + items.start..arrays.overflow_first_contact + items.end;
+    let records = &arrays.contacts[arrays.overflow_group()];
     let all_bodies = 0..arrays.states.len();
     match stage {
-        // SAFETY: in a prepare entry bodies and contacts are only read; each thread writes its
+        // SAFETY: in a prepare entry bodies and records are only read; each thread writes its
         // own block of overflow constraints.
         Stage::PrepareContacts => unsafe {
             prepare_contacts(
-                arrays.contacts.slice(contacts),
+                records.slice(items.clone()),
                 arrays.overflow.slice_mut(items),
                 arrays.states.slice(all_bodies),
                 &ctx.softness,
@@ -213,13 +236,12 @@ fn run_overflow_block(
             )
         },
         // SAFETY: in a store entry the overflow constraints are only read, and each thread
-        // writes the contacts (or the results parallel to them) of its own block.
+        // writes the records of its own block.
         Stage::StoreImpulses => unsafe {
-            let constraints = arrays.overflow.slice(items);
-            match &arrays.impulses {
-                Some(out) => store_impulses_dense(constraints, out.slice_mut(contacts)),
-                None => store_impulses(constraints, arrays.contacts.slice_mut(contacts)),
-            }
+            store_impulses(
+                arrays.overflow.slice(items.clone()),
+                records.slice_mut(items),
+            )
         },
         _ => {
             // Overflow constraints may share bodies with anything: their passes must be one

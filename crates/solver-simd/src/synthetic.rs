@@ -16,9 +16,10 @@
 //! poses, exactly for near-aligned boxes (the lower box's face against the upper box's corners,
 //! the separation measured along the lower box's axis), and carries the accumulated impulses
 //! over by point index, as the contact cache does by feature id. [`BoxGrid::color`] orders the
-//! contacts by a greedy first-fit colouring and builds the [`ColorLayout`] the solver takes.
+//! contacts by a greedy first-fit colouring and records the [`ColorRanges`] the solver's input
+//! is cut from ([`BoxGrid::step_input`]).
 
-use crate::color_layout::ColorLayout;
+use crate::constraints::{ColorRanges, StepConstraints};
 use crate::{AwakeBodies, SolverContact};
 use collision::{Manifold, ManifoldPoint};
 use core_soa::{BodySim, BodyState, NULL_BODY, Rot, Transform, Vec2, body_flags};
@@ -50,7 +51,7 @@ pub struct BoxGrid {
     pub contacts: Vec<SolverContact>,
     /// Parallel to `contacts`.
     touches: Vec<Touch>,
-    layout: ColorLayout,
+    layout: ColorRanges,
 }
 
 impl BoxGrid {
@@ -64,7 +65,7 @@ impl BoxGrid {
             sims: Vec::new(),
             contacts: Vec::new(),
             touches: Vec::new(),
-            layout: ColorLayout::default(),
+            layout: ColorRanges::default(),
         };
         for row in 0..rows {
             for column in 0..columns {
@@ -81,7 +82,7 @@ impl BoxGrid {
                 }
             }
         }
-        grid.layout = ColorLayout::overflow_only(grid.contacts.len());
+        grid.layout = ColorRanges::overflow_only(grid.contacts.len());
         grid.collide();
         grid
     }
@@ -127,8 +128,19 @@ impl BoxGrid {
     }
 
     /// The colour layout of `contacts`.
-    pub fn layout(&self) -> &ColorLayout {
+    pub fn layout(&self) -> &ColorRanges {
         &self.layout
+    }
+
+    /// The awake bodies and the contacts cut into colours, for one solver step.
+    pub fn step_input(&mut self) -> (AwakeBodies<'_>, StepConstraints<'_, SolverContact>) {
+        let bodies = AwakeBodies {
+            states: &mut self.states,
+            sims: &mut self.sims,
+        };
+        let no_joints = (&ColorRanges::default(), &mut [][..]);
+        let constraints = ColorRanges::constraints((&self.layout, &mut self.contacts), no_joints);
+        (bodies, constraints)
     }
 
     /// The awake bodies, for the solver.
@@ -186,8 +198,8 @@ impl BoxGrid {
         }
         let used = color_ranges.iter().rposition(|r| !r.is_empty());
         color_ranges.truncate(used.map_or(0, |last| last + 1));
-        self.layout = ColorLayout {
-            color_ranges,
+        self.layout = ColorRanges {
+            colors: color_ranges,
             overflow: start..self.contacts.len(),
         };
     }
@@ -245,7 +257,7 @@ fn box_manifold(touch: Touch, a: Option<&BodySim>, b: &BodySim, previous: &Manif
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::color_layout::LayoutChecker;
+    use crate::constraints::ColorChecker;
 
     #[test]
     fn wall_has_the_expected_contacts_and_geometry() {
@@ -270,13 +282,15 @@ mod tests {
         assert!(layout.overflow.is_empty());
         // Each box has at most four neighbours: first-fit needs at most five colours.
         assert!((3..=5).contains(&layout.colors_in_use()), "{layout:?}");
-        let mut checker = LayoutChecker::default();
-        assert_eq!(checker.check(&layout, &grid.contacts, &grid.states), Ok(()));
+        let mut checker = ColorChecker::default();
+        let states = grid.states.clone();
+        let (_, constraints) = grid.step_input();
+        assert_eq!(checker.check(&constraints, &states), Ok(()));
         // Two colours cannot hold a box's four contacts: the rest overflow.
         grid.color(2);
         assert!(!grid.layout().overflow.is_empty());
-        assert_eq!(grid.layout().color_ranges.len(), 2);
-        let layout = grid.layout().clone();
-        assert_eq!(checker.check(&layout, &grid.contacts, &grid.states), Ok(()));
+        assert_eq!(grid.layout().colors.len(), 2);
+        let (_, constraints) = grid.step_input();
+        assert_eq!(checker.check(&constraints, &states), Ok(()));
     }
 }

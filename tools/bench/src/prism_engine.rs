@@ -26,15 +26,13 @@ struct PrismEngine {
 }
 
 /// The phases and solver stages of a `StepProfile`, in step order.
-fn phases(profile: &StepProfile) -> [(&'static str, f32); 19] {
+fn phases(profile: &StepProfile) -> [(&'static str, f32); 16] {
     let solver = &profile.solver;
     [
         ("pairs", profile.pairs),
         ("collide", profile.collide),
         ("update_contacts", profile.update_contacts),
         ("solve", profile.solve),
-        ("  gather", profile.solver_gather),
-        ("  joints", profile.solver_joints),
         ("  prepare", solver.prepare),
         ("  integrate_velocities", solver.integrate_velocities),
         ("  warm_start", solver.warm_start),
@@ -44,7 +42,6 @@ fn phases(profile: &StepProfile) -> [(&'static str, f32); 19] {
         ("  restitution", solver.restitution),
         ("  store_impulses", solver.store_impulses),
         ("  finalize", solver.finalize),
-        ("  store", profile.solver_store),
         ("finalize", profile.finalize),
         ("sleep", profile.sleep),
         ("total", profile.total),

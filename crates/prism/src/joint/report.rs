@@ -38,10 +38,10 @@ impl World {
         positive("threshold", threshold)?;
         let mut warnings = Vec::new();
         for (id, record) in self.joints.arena.iter() {
-            let Some(constraint) = self.diagnostic_constraint(record) else {
+            let Some(constraint) = self.joint_sim(id.index()) else {
                 continue;
             };
-            let ratio = effective_mass_ratio(&constraint);
+            let ratio = effective_mass_ratio(constraint);
             if ratio > threshold {
                 warnings.push(MassRatioWarning {
                     joint: id,
@@ -52,47 +52,12 @@ impl World {
                         "{} joint (index {}): effective mass ratio {ratio:.1} across the joint \
                          exceeds {threshold}; raise the lighter body's rotational inertia \
                          (BodyDef::inertia_scale 2-4) or its mass, or use more substeps",
-                        kind_name(&record.kind),
+                        kind_name(&constraint.kind),
                         id.index(),
                     ),
                 });
             }
         }
         Ok(warnings)
-    }
-
-    /// A body's inertia scale (1 unless set).
-    pub fn inertia_scale(&self, id: BodyId) -> Result<f32, PrismError> {
-        self.body(id)?;
-        Ok(self.inertia_scale_of(id.index()))
-    }
-
-    /// Multiplies the rotational inertia a dynamic body gets from its shapes by `scale`
-    /// (finite, > 0) from now on, and recomputes its mass. Wakes the body.
-    pub fn set_inertia_scale(&mut self, id: BodyId, scale: f32) -> Result<(), PrismError> {
-        positive("inertia_scale", scale)?;
-        self.body(id)?;
-        self.record_inertia_scale(id.index(), scale);
-        self.wake_body(id.index());
-        self.update_body_mass(id.index());
-        Ok(())
-    }
-
-    /// Remembers a body's inertia scale (at creation and when set).
-    pub(crate) fn record_inertia_scale(&mut self, body_index: u32, scale: f32) {
-        let scales = &mut self.joints.inertia_scales;
-        if scales.len() <= body_index as usize {
-            scales.resize(body_index as usize + 1, 1.0);
-        }
-        scales[body_index as usize] = scale;
-    }
-
-    /// A body's inertia scale by arena index.
-    pub(crate) fn inertia_scale_of(&self, body_index: u32) -> f32 {
-        self.joints
-            .inertia_scales
-            .get(body_index as usize)
-            .copied()
-            .unwrap_or(1.0)
     }
 }

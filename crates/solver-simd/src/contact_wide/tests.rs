@@ -1,6 +1,7 @@
 //! The wide kernels against the scalar kernels, bit for bit, on random contacts.
 
 use super::*;
+use crate::SolverContact;
 use crate::contact_constraint::{prepare_contact, prepare_contacts};
 use crate::contact_solver::{
     NormalBias, apply_restitution, solve_contacts, store_impulses, warm_start_contacts,
