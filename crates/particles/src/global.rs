@@ -1,0 +1,491 @@
+//! The global constraint solve: `(J W Jᵀ + εD) λ = b`, matrix-free, by conjugate gradient.
+//!
+//! ## The system (Witkin, "Constrained dynamics")
+//!
+//! Stack the particle positions in `q`, the applied forces in `Q`, the inverse masses in the
+//! block-diagonal `W`, and the constraints in `C(q)` with Jacobian `J = ∂C/∂q`. The
+//! constraint force `Q̂` must make the acceleration `q̈ = W (Q + Q̂)` legal:
+//!
+//! ```text
+//!   C̈ = J̇ q̇ + J q̈ = J̇ q̇ + J W (Q + Q̂) = 0
+//! ```
+//!
+//! and must do no work on any legal velocity (`Q̂·q̇ = 0` whenever `J q̇ = 0`, the principle of
+//! virtual work), which holds exactly when `Q̂` lies in the row space of `J`: `Q̂ = Jᵀ λ`.
+//! Substituting,
+//!
+//! ```text
+//!   J W Jᵀ λ = −J̇ q̇ − J W Q                      (m equations for m multipliers)
+//! ```
+//!
+//! Asking for `C̈ = −k_s C − k_d Ċ` instead of `C̈ = 0` (feedback, so drift and initial
+//! violations decay instead of accumulating) adds the two terms of the issue's equation:
+//!
+//! ```text
+//!   J W Jᵀ λ = −J̇ q̇ − J W Q − k_s C − k_d Ċ
+//! ```
+//!
+//! `J W Jᵀ` is symmetric and positive semi-definite (`xᵀ J W Jᵀ x = |W^½ Jᵀ x|²`), positive
+//! definite when the rows are independent; a small multiple of its diagonal (`εD`, constraint
+//! force mixing) keeps it definite when they are not (a cloth with redundant links).
+//!
+//! ## Matrix-free
+//!
+//! `J` is block-sparse: row `r` has a 2-vector block for each of its (one or two) particles.
+//! The product `(J W Jᵀ) x` is computed in two gathers, each a parallel loop in fixed chunks
+//! with one writer per output:
+//!
+//! ```text
+//!   y_i = Σ_{rows r touching i} J_ri x_r            (per particle: the force Jᵀx)
+//!   (J W Jᵀ x)_r = Σ_{particles i of r} J_ri · w_i y_i     (per row)
+//! ```
+//!
+//! using the particle → row incidence lists built with the topology. The Jacobi
+//! preconditioner is `D = diag(J W Jᵀ)`, `D_rr = Σ_i w_i |J_ri|²`.
+//!
+//! ## Velocity level
+//!
+//! The implicit integrator and PGS work on velocities. The same matrix then gives the impulse
+//! that makes the end-of-step velocity `v = v* + W Jᵀ λ` legal, `J v = −β C` with the soft
+//! bias rate `β`:  `J W Jᵀ λ = −β C − J v*`.
+//!
+//! ## Contacts
+//!
+//! Contact rows may only push. The solve runs an active set (in the manner of Baraff, "Fast
+//! contact force computation for nonpenetrating rigid bodies", but with the linear solve
+//! repeated instead of pivoted): a contact starts active when the unconstrained motion would
+//! violate its target velocity; after each solve, active contacts with `λ < 0` are released
+//! and inactive ones that the new solution would violate are added; the loop stops when
+//! nothing changes or after `active_set_passes` solves. Inactive rows are identity rows with a
+//! zero right-hand side, so the operator never changes shape.
+
+use crate::anchor::AnchorSample;
+use crate::cg::{self, CgBuffers, CgReport, CgSettings, LinearOperator};
+use crate::constraint::{NO_PARTICLE, RowValue, blocks};
+use crate::contact::ContactSet;
+use crate::parallel::for_chunks;
+use crate::topology::Topology;
+use core_soa::Vec2;
+use glam::DVec2;
+
+/// Which equation the right-hand side encodes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Level {
+    /// `λ` are forces; `C̈ = −k_s C − k_d Ċ`; contacts reach their target velocity after `h`.
+    Acceleration { ks: f64, kd: f64, h: f64 },
+    /// `λ` are impulses; `Ċ' = −bias_rate·C`.
+    Velocity { bias_rate: f64 },
+}
+
+/// How contacts are pushed out (see `contact.rs`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PushOut {
+    pub h: f64,
+    pub bias_rate: f64,
+    pub max_velocity: f64,
+}
+
+impl PushOut {
+    /// The least normal velocity a contact of gap `c` accepts at the end of the step.
+    pub fn target(&self, c: f64) -> f64 {
+        if c > 0.0 {
+            -c / self.h
+        } else {
+            (-self.bias_rate * c).min(self.max_velocity)
+        }
+    }
+}
+
+/// What one global solve did.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SolveStats {
+    pub solves: u32,
+    pub iterations: u32,
+    pub max_residual: f64,
+    pub unconverged: u32,
+    pub active_contacts: u32,
+}
+
+impl SolveStats {
+    fn add(&mut self, report: CgReport) {
+        self.solves += 1;
+        self.iterations += report.iterations;
+        self.max_residual = self.max_residual.max(report.relative_residual);
+        self.unconverged += u32::from(!report.converged);
+    }
+}
+
+/// The per-step rows and the solver's vectors, kept between steps.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct GlobalSolver {
+    /// Values of every row: the constraint rows, then one row per contact.
+    pub values: Vec<RowValue>,
+    /// Particles of every row.
+    pub particles: Vec<[u32; 2]>,
+    /// Multipliers of the last solve.
+    pub lambda: Vec<f64>,
+    /// The constraint rows' multipliers, to warm-start the next solve.
+    warm: Vec<f64>,
+    rhs: Vec<f64>,
+    free: Vec<f64>,
+    target: Vec<f64>,
+    active: Vec<bool>,
+    diag: Vec<f64>,
+    /// `Jᵀ λ` per particle after a solve: the constraint force (or impulse).
+    pub jt: Vec<DVec2>,
+    /// `W Q` (acceleration level) per particle.
+    wq: Vec<DVec2>,
+    cg: CgBuffers,
+}
+
+/// Everything a solve reads besides the rows.
+pub(crate) struct SolveInputs<'a> {
+    pub topology: &'a Topology,
+    pub contacts: &'a ContactSet,
+    pub inverse_mass: &'a [f32],
+    /// Applied forces `Q` (acceleration level only; empty otherwise).
+    pub force: &'a [DVec2],
+    pub level: Level,
+    pub push: PushOut,
+    pub regularization: f64,
+    pub cg: CgSettings,
+    pub passes: u32,
+}
+
+impl GlobalSolver {
+    /// Evaluates every row at `(x, v)`, `t` seconds into the step.
+    pub fn evaluate_rows(
+        &mut self,
+        topology: &Topology,
+        contacts: &ContactSet,
+        state: (&[Vec2], &[Vec2]),
+        anchors: &[AnchorSample],
+        t: f64,
+    ) {
+        let (x, v) = state;
+        let constraint_rows = topology.rows.len();
+        let total = constraint_rows + contacts.len();
+        self.values.resize(total, RowValue::default());
+        self.particles.clear();
+        self.particles.extend_from_slice(&topology.row_particles);
+        self.particles
+            .extend(contacts.particle.iter().map(|&p| [p, NO_PARTICLE]));
+        let (rows, contact_rows) = self.values.split_at_mut(constraint_rows);
+        for_chunks(rows, |first, out| {
+            for (k, out) in out.iter_mut().enumerate() {
+                *out = topology.rows[first + k].evaluate(x, v, anchors);
+            }
+        });
+        for_chunks(contact_rows, |first, out| {
+            for (k, out) in out.iter_mut().enumerate() {
+                let c = first + k;
+                let p = contacts.particle[c] as usize;
+                let n = contacts.normal[c];
+                *out = RowValue {
+                    jacobian: [n, DVec2::ZERO],
+                    c: contacts.separation(c, x[p], t),
+                    cdot: n.dot(v[p].as_dvec2()) - contacts.normal_speed[c],
+                    jdot_qdot: 0.0,
+                };
+            }
+        });
+    }
+
+    /// Solves for `λ` with the rows as last evaluated; leaves `Jᵀλ` in `self.jt`.
+    pub fn solve(&mut self, inputs: &SolveInputs<'_>) -> SolveStats {
+        let rows = self.values.len();
+        let constraint_rows = inputs.topology.rows.len();
+        let mut stats = SolveStats::default();
+        self.prepare(inputs);
+        self.lambda.clear();
+        self.lambda.resize(rows, 0.0);
+        if self.warm.len() == constraint_rows {
+            for r in 0..constraint_rows {
+                if self.active[r] {
+                    self.lambda[r] = self.warm[r];
+                }
+            }
+        }
+        let particle_count = inputs.inverse_mass.len();
+        self.jt.resize(particle_count, DVec2::ZERO);
+        if rows == 0 {
+            self.jt.fill(DVec2::ZERO);
+            return stats;
+        }
+        for _ in 0..inputs.passes {
+            let report = self.run_cg(inputs);
+            stats.add(report);
+            self.transpose_product(inputs);
+            if !self.update_active_set(inputs) {
+                break;
+            }
+        }
+        if self.release_pulling_contacts(constraint_rows) {
+            self.transpose_product(inputs);
+        }
+        self.warm.clear();
+        self.warm.extend_from_slice(&self.lambda[..constraint_rows]);
+        stats.active_contacts = self.active[constraint_rows..]
+            .iter()
+            .filter(|&&a| a)
+            .count() as u32;
+        stats
+    }
+
+    /// Forgets the warm start (after the rows changed meaning, e.g. a new topology).
+    pub fn reset_warm_start(&mut self) {
+        self.warm.clear();
+    }
+
+    /// Diagonal, right-hand side, free velocities, targets and initial active set.
+    fn prepare(&mut self, inputs: &SolveInputs<'_>) {
+        let rows = self.values.len();
+        let constraint_rows = inputs.topology.rows.len();
+        let w = inputs.inverse_mass;
+        self.wq.clear();
+        if let Level::Acceleration { .. } = inputs.level {
+            self.wq
+                .extend((0..w.len()).map(|i| f64::from(w[i]) * inputs.force[i]));
+        }
+        for v in [
+            &mut self.rhs,
+            &mut self.free,
+            &mut self.target,
+            &mut self.diag,
+        ] {
+            v.clear();
+            v.resize(rows, 0.0);
+        }
+        self.active.clear();
+        self.active.resize(rows, false);
+        for r in 0..rows {
+            let value = self.values[r];
+            let particles = self.particles[r];
+            let mut diag = 0.0;
+            let mut jwq = 0.0;
+            for (p, j) in blocks(particles, value.jacobian) {
+                diag += f64::from(w[p]) * j.dot(j);
+                if !self.wq.is_empty() {
+                    jwq += j.dot(self.wq[p]);
+                }
+            }
+            self.diag[r] = diag;
+            let usable = diag > 1.0e-300;
+            let (rhs, free) = row_rhs(inputs, &value, jwq, r >= constraint_rows);
+            self.free[r] = free;
+            if r < constraint_rows {
+                self.rhs[r] = rhs;
+                self.active[r] = usable;
+            } else {
+                let target = inputs.push.target(value.c);
+                self.target[r] = target;
+                self.rhs[r] = (target - free) / level_scale(inputs.level);
+                self.active[r] = usable && free < target;
+            }
+            if !self.active[r] {
+                self.rhs[r] = 0.0;
+            }
+        }
+    }
+
+    fn run_cg(&mut self, inputs: &SolveInputs<'_>) -> CgReport {
+        let mut op = JwjOperator {
+            rows: RowsView {
+                particles: &self.particles,
+                values: &self.values,
+                active: &self.active,
+            },
+            topology: inputs.topology,
+            contact_start: &inputs.contacts.start,
+            inverse_mass: inputs.inverse_mass,
+            diag: &self.diag,
+            epsilon: inputs.regularization,
+            jt: &mut self.jt,
+        };
+        // Inactive rows have a zero right-hand side (kept so by `prepare` and the active set).
+        cg::solve(
+            &mut op,
+            &self.rhs,
+            &mut self.lambda,
+            inputs.cg,
+            &mut self.cg,
+        )
+    }
+
+    /// `self.jt = Jᵀ λ` over the active rows.
+    fn transpose_product(&mut self, inputs: &SolveInputs<'_>) {
+        let rows = RowsView {
+            particles: &self.particles,
+            values: &self.values,
+            active: &self.active,
+        };
+        gather_transpose(
+            &rows,
+            inputs.topology,
+            &inputs.contacts.start,
+            &self.lambda,
+            &mut self.jt,
+        );
+    }
+
+    /// One active-set update; returns whether anything changed.
+    fn update_active_set(&mut self, inputs: &SolveInputs<'_>) -> bool {
+        let constraint_rows = inputs.topology.rows.len();
+        let scale = level_scale(inputs.level);
+        let mut changed = false;
+        for r in constraint_rows..self.values.len() {
+            if self.active[r] {
+                if self.lambda[r] < 0.0 {
+                    self.active[r] = false;
+                    self.lambda[r] = 0.0;
+                    self.rhs[r] = 0.0;
+                    changed = true;
+                }
+            } else if self.diag[r] > 1.0e-300 {
+                let predicted = self.free[r] + scale * self.row_response(r, inputs.inverse_mass);
+                let tolerance = 1.0e-9 * (1.0 + self.target[r].abs());
+                if predicted < self.target[r] - tolerance {
+                    self.active[r] = true;
+                    self.rhs[r] = (self.target[r] - self.free[r]) / scale;
+                    changed = true;
+                }
+            }
+        }
+        changed
+    }
+
+    /// Zeroes contact multipliers still pulling after the last pass; returns whether any did.
+    fn release_pulling_contacts(&mut self, constraint_rows: usize) -> bool {
+        let mut released = false;
+        for r in constraint_rows..self.values.len() {
+            if self.active[r] && self.lambda[r] < 0.0 {
+                self.lambda[r] = 0.0;
+                self.active[r] = false;
+                released = true;
+            }
+        }
+        released
+    }
+
+    /// `(J W jt)_r`: how row `r`'s velocity responds to the current constraint force.
+    fn row_response(&self, r: usize, w: &[f32]) -> f64 {
+        blocks(self.particles[r], self.values[r].jacobian)
+            .map(|(p, j)| j.dot(f64::from(w[p]) * self.jt[p]))
+            .sum()
+    }
+}
+
+/// `(rhs, free)` of a row: the right-hand side of a bilateral row, and the normal velocity a
+/// contact row would reach without constraint forces.
+fn row_rhs(inputs: &SolveInputs<'_>, value: &RowValue, jwq: f64, contact: bool) -> (f64, f64) {
+    match inputs.level {
+        Level::Acceleration { ks, kd, h } => {
+            if contact {
+                (0.0, value.cdot + h * jwq)
+            } else {
+                (-value.jdot_qdot - jwq - ks * value.c - kd * value.cdot, 0.0)
+            }
+        }
+        Level::Velocity { bias_rate } => {
+            if contact {
+                (0.0, value.cdot)
+            } else {
+                (-bias_rate * value.c - value.cdot, 0.0)
+            }
+        }
+    }
+}
+
+/// The factor between a multiplier's effect on `J W Jᵀ λ` and on the end-of-step velocity.
+fn level_scale(level: Level) -> f64 {
+    match level {
+        Level::Acceleration { h, .. } => h,
+        Level::Velocity { .. } => 1.0,
+    }
+}
+
+/// The rows as the operator sees them.
+struct RowsView<'a> {
+    particles: &'a [[u32; 2]],
+    values: &'a [RowValue],
+    active: &'a [bool],
+}
+
+/// `jt_i = Σ_{active rows r touching i} J_ri x_r`, gathered per particle.
+fn gather_transpose(
+    rows: &RowsView<'_>,
+    topology: &Topology,
+    contact_start: &[u32],
+    x: &[f64],
+    jt: &mut [DVec2],
+) {
+    let constraint_rows = topology.rows.len();
+    for_chunks(jt, |first, out| {
+        for (k, out) in out.iter_mut().enumerate() {
+            let i = first + k;
+            let mut sum = DVec2::ZERO;
+            let incident = topology.row_start[i] as usize..topology.row_start[i + 1] as usize;
+            for &entry in &topology.row_incidence[incident] {
+                let (r, slot) = ((entry >> 1) as usize, (entry & 1) as usize);
+                if rows.active[r] {
+                    sum += rows.values[r].jacobian[slot] * x[r];
+                }
+            }
+            for c in contact_start[i] as usize..contact_start[i + 1] as usize {
+                let r = constraint_rows + c;
+                if rows.active[r] {
+                    sum += rows.values[r].jacobian[0] * x[r];
+                }
+            }
+            *out = sum;
+        }
+    });
+}
+
+/// `J W Jᵀ + εD` over the active rows, identity on the inactive ones.
+struct JwjOperator<'a> {
+    rows: RowsView<'a>,
+    topology: &'a Topology,
+    contact_start: &'a [u32],
+    inverse_mass: &'a [f32],
+    diag: &'a [f64],
+    epsilon: f64,
+    jt: &'a mut Vec<DVec2>,
+}
+
+impl LinearOperator for JwjOperator<'_> {
+    fn apply(&mut self, x: &[f64], y: &mut [f64]) {
+        gather_transpose(&self.rows, self.topology, self.contact_start, x, self.jt);
+        let jt = &*self.jt;
+        let rows = &self.rows;
+        let (w, diag, epsilon) = (self.inverse_mass, self.diag, self.epsilon);
+        for_chunks(y, |first, out| {
+            for (k, out) in out.iter_mut().enumerate() {
+                let r = first + k;
+                if !rows.active[r] {
+                    *out = x[r];
+                    continue;
+                }
+                let mut sum = epsilon * diag[r] * x[r];
+                for (p, j) in blocks(rows.particles[r], rows.values[r].jacobian) {
+                    sum += j.dot(f64::from(w[p]) * jt[p]);
+                }
+                *out = sum;
+            }
+        });
+    }
+
+    fn precondition(&self, r: &[f64], z: &mut [f64]) {
+        let (active, diag, epsilon) = (self.rows.active, self.diag, self.epsilon);
+        for_chunks(z, |first, out| {
+            for (k, out) in out.iter_mut().enumerate() {
+                let i = first + k;
+                *out = if active[i] {
+                    r[i] / (diag[i] * (1.0 + epsilon))
+                } else {
+                    r[i]
+                };
+            }
+        });
+    }
+}
