@@ -243,11 +243,24 @@ impl RowTemplate {
 
     /// The row at positions `x`, velocities `v`, anchors as sampled now.
     pub fn evaluate(&self, x: &[Vec2], v: &[Vec2], anchors: &[AnchorSample]) -> RowValue {
+        let mut positions = [Vec2::ZERO; 2];
+        let mut velocities = [Vec2::ZERO; 2];
+        for (slot, &p) in self.particles().iter().enumerate() {
+            if p != NO_PARTICLE {
+                positions[slot] = x[p as usize];
+                velocities[slot] = v[p as usize];
+            }
+        }
+        self.evaluate_local(positions, velocities, anchors)
+    }
+
+    /// The row for its own particles' positions `x` and velocities `v` (slot order).
+    pub fn evaluate_local(&self, x: [Vec2; 2], v: [Vec2; 2], anchors: &[AnchorSample]) -> RowValue {
+        let (x0, v0) = (x[0].as_dvec2(), v[0].as_dvec2());
         match *self {
-            RowTemplate::Rod { a, b, length } => {
-                let (a, b) = (a as usize, b as usize);
-                let d = x[a].as_dvec2() - x[b].as_dvec2();
-                let u = v[a].as_dvec2() - v[b].as_dvec2();
+            RowTemplate::Rod { length, .. } => {
+                let d = x0 - x[1].as_dvec2();
+                let u = v0 - v[1].as_dvec2();
                 let (n, c, cdot, jdot_qdot) = radial(d, u, length);
                 RowValue {
                     jacobian: [n, -n],
@@ -256,43 +269,20 @@ impl RowTemplate {
                     jdot_qdot,
                 }
             }
-            RowTemplate::Circle {
-                particle,
-                center,
-                radius,
-            } => {
-                let p = particle as usize;
-                let (n, c, cdot, jdot_qdot) =
-                    radial(x[p].as_dvec2() - center, v[p].as_dvec2(), radius);
+            RowTemplate::Circle { center, radius, .. } => {
+                let (n, c, cdot, jdot_qdot) = radial(x0 - center, v0, radius);
                 single(n, c, cdot, jdot_qdot)
             }
-            RowTemplate::Line {
-                particle,
-                point,
-                normal,
-            } => {
-                let p = particle as usize;
-                let c = normal.dot(x[p].as_dvec2() - point);
-                single(normal, c, normal.dot(v[p].as_dvec2()), 0.0)
+            RowTemplate::Line { point, normal, .. } => {
+                single(normal, normal.dot(x0 - point), normal.dot(v0), 0.0)
             }
-            RowTemplate::PinAxis {
-                particle,
-                axis,
-                target,
-            } => {
-                let p = particle as usize;
-                let c = f64::from(x[p][axis]) - target;
-                single(unit(axis), c, f64::from(v[p][axis]), 0.0)
+            RowTemplate::PinAxis { axis, target, .. } => {
+                single(unit(axis), x0[axis] - target, v0[axis], 0.0)
             }
-            RowTemplate::AnchorAxis {
-                particle,
-                axis,
-                anchor,
-            } => {
-                let p = particle as usize;
+            RowTemplate::AnchorAxis { axis, anchor, .. } => {
                 let anchor = anchors[anchor as usize];
-                let c = f64::from(x[p][axis]) - anchor.position[axis];
-                let cdot = f64::from(v[p][axis]) - anchor.velocity[axis];
+                let c = x0[axis] - anchor.position[axis];
+                let cdot = v0[axis] - anchor.velocity[axis];
                 single(unit(axis), c, cdot, -anchor.acceleration[axis])
             }
             RowTemplate::Custom {
@@ -336,16 +326,10 @@ fn unit(axis: usize) -> DVec2 {
 fn custom(
     particles: [u32; 2],
     function: &dyn CustomConstraint,
-    x: &[Vec2],
-    v: &[Vec2],
+    positions: [Vec2; 2],
+    velocities: [Vec2; 2],
 ) -> RowValue {
     let count = if particles[1] == NO_PARTICLE { 1 } else { 2 };
-    let mut positions = [Vec2::ZERO; 2];
-    let mut velocities = [Vec2::ZERO; 2];
-    for (slot, &p) in particles.iter().enumerate().take(count) {
-        positions[slot] = x[p as usize];
-        velocities[slot] = v[p as usize];
-    }
     let row = function.evaluate(&positions[..count], &velocities[..count]);
     let mut value = RowValue {
         c: f64::from(row.value),

@@ -489,3 +489,291 @@ impl LinearOperator for JwjOperator<'_> {
         });
     }
 }
+
+#[cfg(test)]
+// Dense linear algebra reads best with explicit indices.
+#[allow(clippy::needless_range_loop)]
+mod tests {
+    //! The matrix-free CG solve against a dense Cholesky factorisation of the same system.
+
+    use super::*;
+    use crate::constraint::{Constraint, ConstraintDef, CustomConstraint, CustomRow};
+    use crate::storage::{ParticleDef, Particles};
+    use crate::topology::Structure;
+    use core_soa::Arena;
+    use std::sync::Arc;
+
+    /// A test-only dense symmetric positive-definite solve: `A = L Lᵀ`, then two triangular
+    /// solves.
+    fn cholesky_solve(a: &[Vec<f64>], b: &[f64]) -> Vec<f64> {
+        let m = b.len();
+        let mut l = vec![vec![0.0; m]; m];
+        for i in 0..m {
+            for j in 0..=i {
+                let mut sum = a[i][j];
+                for k in 0..j {
+                    sum -= l[i][k] * l[j][k];
+                }
+                if i == j {
+                    assert!(sum > 0.0, "matrix not positive definite at {i}");
+                    l[i][i] = sum.sqrt();
+                } else {
+                    l[i][j] = sum / l[j][j];
+                }
+            }
+        }
+        let mut y = vec![0.0; m];
+        for i in 0..m {
+            y[i] = (b[i] - (0..i).map(|k| l[i][k] * y[k]).sum::<f64>()) / l[i][i];
+        }
+        let mut x = vec![0.0; m];
+        for i in (0..m).rev() {
+            x[i] = (y[i] - (i + 1..m).map(|k| l[k][i] * x[k]).sum::<f64>()) / l[i][i];
+        }
+        x
+    }
+
+    /// `C = x_a·x_b − 0.1` (a user constraint with a non-trivial `J̇`).
+    struct DotConstraint;
+
+    impl CustomConstraint for DotConstraint {
+        fn evaluate(&self, x: &[Vec2], v: &[Vec2]) -> CustomRow {
+            CustomRow {
+                value: x[0].dot(x[1]) - 0.1,
+                jacobian: [x[1], x[0]],
+                jacobian_dot: [v[1], v[0]],
+            }
+        }
+    }
+
+    /// A deterministic pseudo-random number in [-1, 1).
+    fn noise(seed: &mut u64) -> f32 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        ((*seed >> 40) as f32 / (1u64 << 23) as f32) - 1.0
+    }
+
+    struct Scene {
+        particles: Particles,
+        constraints: Arena<Constraint, crate::ids::ConstraintId>,
+        anchors: Vec<AnchorSample>,
+    }
+
+    /// A chain of 6 (pinned at one end, with a rod closing a triangle), a bead on a circle, a
+    /// bead on a line, a particle pinned to a moving anchor, a user constraint, and a net of
+    /// rods pinned at two corners: all in a perturbed state with random velocities.
+    fn scene() -> Scene {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut particles = Particles::default();
+        let mut ids = Vec::new();
+        for i in 0..10 {
+            let position = Vec2::new(0.3 * i as f32, 0.1 * noise(&mut seed));
+            let velocity = Vec2::new(noise(&mut seed), noise(&mut seed));
+            let mass = 0.5 + 0.4 * noise(&mut seed);
+            ids.push(particles.insert(&ParticleDef::new(position, mass).with_velocity(velocity)));
+        }
+        let mut constraints = Arena::new();
+        let mut add = |def| {
+            constraints.insert(Constraint::Builtin(def));
+        };
+        for i in 0..5 {
+            add(ConstraintDef::Rod {
+                a: ids[i],
+                b: ids[i + 1],
+                length: 0.29,
+            });
+        }
+        add(ConstraintDef::Rod {
+            a: ids[0],
+            b: ids[2],
+            length: 0.55,
+        });
+        add(ConstraintDef::Pin {
+            particle: ids[0],
+            point: Vec2::new(0.01, -0.02),
+        });
+        add(ConstraintDef::Circle {
+            particle: ids[6],
+            center: Vec2::new(1.5, 1.0),
+            radius: 0.8,
+        });
+        add(ConstraintDef::Line {
+            particle: ids[7],
+            point: Vec2::new(2.0, 0.0),
+            direction: Vec2::new(1.0, 0.4),
+        });
+        add(ConstraintDef::PinToAnchor {
+            particle: ids[8],
+            anchor: Arena::<(), crate::ids::AnchorId>::new().insert(()),
+        });
+        constraints.insert(Constraint::Custom {
+            particles: vec![ids[8], ids[9]],
+            function: Arc::new(DotConstraint),
+        });
+        // A 6 × 6 net of rods hanging from two pinned corners, jiggled.
+        let net: Vec<_> = (0..36)
+            .map(|k| {
+                let position = Vec2::new((k % 6) as f32 * 0.2, -1.0 - (k / 6) as f32 * 0.2)
+                    + 0.02 * Vec2::new(noise(&mut seed), noise(&mut seed));
+                let velocity = Vec2::new(noise(&mut seed), noise(&mut seed));
+                particles.insert(&ParticleDef::new(position, 0.1).with_velocity(velocity))
+            })
+            .collect();
+        for k in 0..36 {
+            if k % 6 < 5 {
+                constraints.insert(Constraint::Builtin(ConstraintDef::Rod {
+                    a: net[k],
+                    b: net[k + 1],
+                    length: 0.2,
+                }));
+            }
+            if k < 30 {
+                constraints.insert(Constraint::Builtin(ConstraintDef::Rod {
+                    a: net[k],
+                    b: net[k + 6],
+                    length: 0.2,
+                }));
+            }
+        }
+        for corner in [0, 5] {
+            constraints.insert(Constraint::Builtin(ConstraintDef::Pin {
+                particle: net[corner],
+                point: Vec2::new(corner as f32 * 0.2, -1.0),
+            }));
+        }
+        let anchors = vec![AnchorSample {
+            position: DVec2::new(2.45, 0.05),
+            velocity: DVec2::new(0.3, -0.2),
+            acceleration: DVec2::new(0.0, 1.5),
+        }];
+        Scene {
+            particles,
+            constraints,
+            anchors,
+        }
+    }
+
+    #[test]
+    fn cg_matches_a_dense_cholesky_solve_of_the_same_system() {
+        let scene = scene();
+        let springs = Arena::new();
+        let topology = Topology::build(&Structure {
+            particles: &scene.particles,
+            springs: &springs,
+            constraints: &scene.constraints,
+            beads: &[],
+        });
+        let n = scene.particles.len();
+        let contacts = ContactSet {
+            start: vec![0; n + 1],
+            ..ContactSet::default()
+        };
+        let mut seed = 77u64;
+        let force: Vec<DVec2> = (0..n)
+            .map(|_| {
+                DVec2::new(
+                    f64::from(noise(&mut seed)),
+                    f64::from(noise(&mut seed)) - 5.0,
+                )
+            })
+            .collect();
+        let (x, v) = (&scene.particles.position, &scene.particles.velocity);
+        let w = &scene.particles.inverse_mass;
+        let (ks, kd) = (400.0, 40.0);
+        let tight = CgSettings {
+            max_iterations: 1000,
+            tolerance: 1.0e-12,
+        };
+        for (epsilon, cg) in [
+            (0.0, tight),
+            (1.0e-5, tight),
+            (1.0e-5, CgSettings::default()),
+        ] {
+            let mut solver = GlobalSolver::default();
+            solver.evaluate_rows(&topology, &contacts, (x, v), &scene.anchors, 0.0);
+            let inputs = SolveInputs {
+                topology: &topology,
+                contacts: &contacts,
+                inverse_mass: w,
+                force: &force,
+                level: Level::Acceleration {
+                    ks,
+                    kd,
+                    h: 1.0 / 60.0,
+                },
+                push: PushOut {
+                    h: 1.0 / 60.0,
+                    bias_rate: 0.0,
+                    max_velocity: 0.0,
+                },
+                regularization: epsilon,
+                cg,
+                passes: 1,
+            };
+            let stats = solver.solve(&inputs);
+
+            // The same system, dense: J (m × 2n), A = J W Jᵀ + ε diag, b = −J̇q̇ − JWQ − k_s C − k_d Ċ.
+            let m = solver.values.len();
+            let mut j = vec![vec![0.0; 2 * n]; m];
+            for r in 0..m {
+                for (p, block) in blocks(solver.particles[r], solver.values[r].jacobian) {
+                    j[r][2 * p] = block.x;
+                    j[r][2 * p + 1] = block.y;
+                }
+            }
+            let wq: Vec<f64> = (0..2 * n)
+                .map(|k| f64::from(w[k / 2]) * force[k / 2][k % 2])
+                .collect();
+            let mut a = vec![vec![0.0; m]; m];
+            let mut b = vec![0.0; m];
+            for r in 0..m {
+                for s in 0..m {
+                    a[r][s] = (0..2 * n)
+                        .map(|k| j[r][k] * f64::from(w[k / 2]) * j[s][k])
+                        .sum();
+                }
+                let value = solver.values[r];
+                let jwq: f64 = (0..2 * n).map(|k| j[r][k] * wq[k]).sum();
+                b[r] = -value.jdot_qdot - jwq - ks * value.c - kd * value.cdot;
+            }
+            for r in 0..m {
+                a[r][r] *= 1.0 + epsilon;
+            }
+            let dense = cholesky_solve(&a, &b);
+            let difference: f64 = dense
+                .iter()
+                .zip(&solver.lambda)
+                .map(|(d, c)| (d - c).powi(2))
+                .sum::<f64>()
+                .sqrt();
+            let size: f64 = dense.iter().map(|d| d * d).sum::<f64>().sqrt();
+            println!(
+                "{m} rows, ε = {epsilon:e}, tolerance {:e}: CG {} iterations, relative residual \
+                 {:.1e}; |λ_cg − λ_dense| / |λ_dense| = {:.1e}",
+                cg.tolerance,
+                stats.iterations,
+                stats.max_residual,
+                difference / size
+            );
+            assert!(difference / size < 1.0e-5);
+            assert!(stats.max_residual <= cg.tolerance);
+
+            // Physics: with ε = 0 the accelerations W (Q + Jᵀλ) meet C̈ = −k_s C − k_d Ċ.
+            if epsilon == 0.0 && cg == tight {
+                for r in 0..m {
+                    let value = solver.values[r];
+                    let c_ddot: f64 = blocks(solver.particles[r], value.jacobian)
+                        .map(|(p, block)| block.dot(f64::from(w[p]) * (force[p] + solver.jt[p])))
+                        .sum::<f64>()
+                        + value.jdot_qdot;
+                    let target = -ks * value.c - kd * value.cdot;
+                    assert!(
+                        (c_ddot - target).abs() < 1e-7 * (1.0 + target.abs()),
+                        "row {r}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -36,7 +36,8 @@ pub use ids::{AnchorId, ConstraintId, ForceFieldId, ParticleId, SpringId};
 pub use parametric::{BeadDef, Curve};
 pub use profile::ParticleProfile;
 pub use settings::{
-    ConstraintSolver, ContactSettings, Feedback, Integrator, PgsSettings, SystemDef,
+    ConstraintLevel, ConstraintSolver, ContactSettings, Feedback, Integrator, PgsSettings,
+    SystemDef,
 };
 pub use storage::ParticleDef;
 pub use system::ParticleSystem;

@@ -32,7 +32,7 @@ pub struct ParticleProfile {
     pub implicit_iterations: u32,
     /// The largest final relative residual among them.
     pub implicit_residual: f64,
-    /// PGS sweeps (biased and relax) over all substeps.
+    /// PGS sweeps over all substeps (velocity sweeps plus position sweeps).
     pub pgs_sweeps: u32,
     /// Constraint rows (a pin counts two).
     pub constraint_rows: u32,

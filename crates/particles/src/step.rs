@@ -28,9 +28,9 @@ use crate::global::{GlobalSolver, Level, PushOut, SolveInputs, SolveStats};
 use crate::implicit::{ImplicitInputs, ImplicitSolver};
 use crate::parallel::for_chunks;
 use crate::parametric::{self, Bead};
-use crate::pgs::{PgsParams, PgsSolver};
+use crate::pgs::{PgsParams, PgsSolver, PositionInputs, position_sweeps};
 use crate::profile::elapsed_ms;
-use crate::settings::{ConstraintSolver, Integrator, SystemDef};
+use crate::settings::{ConstraintLevel, ConstraintSolver, Integrator, SystemDef};
 use crate::topology::Topology;
 use core_soa::Vec2;
 use glam::DVec2;
@@ -114,7 +114,10 @@ pub(crate) fn substep(model: &Model<'_>, work: &mut Workspace, state: &mut State
     work.eval.contacts.normal_impulse.fill(0.0);
     match (model.def.integrator, model.def.solver) {
         (Integrator::SymplecticEuler, ConstraintSolver::Global) => {
-            symplectic_global(model, work, state, t0)
+            match model.def.symplectic_level {
+                ConstraintLevel::Velocity => symplectic_velocity(model, &mut work.eval, state, t0),
+                ConstraintLevel::Acceleration => symplectic_acceleration(model, work, state, t0),
+            }
         }
         (Integrator::SymplecticEuler, ConstraintSolver::Pgs) => {
             symplectic_pgs(model, work, state, t0)
@@ -315,8 +318,13 @@ fn friction(model: &Model<'_>, eval: &mut Eval, v: &mut [Vec2]) {
     eval.tally.collide += elapsed_ms(start);
 }
 
-/// Symplectic Euler with the global acceleration-level solve.
-fn symplectic_global(model: &Model<'_>, work: &mut Workspace, state: &mut State<'_>, t0: f64) {
+/// Symplectic Euler with the global acceleration-level solve (Witkin's form).
+fn symplectic_acceleration(
+    model: &Model<'_>,
+    work: &mut Workspace,
+    state: &mut State<'_>,
+    t0: f64,
+) {
     let Workspace { eval, stages, .. } = work;
     stages.accel.resize(state.x.len(), Vec2::ZERO);
     stages.bead_accel.resize(state.u.len(), 0.0);
@@ -348,6 +356,44 @@ fn symplectic_global(model: &Model<'_>, work: &mut Workspace, state: &mut State<
     eval.tally.integrate += elapsed_ms(start);
 }
 
+/// Symplectic Euler with the global velocity-level projection.
+fn symplectic_velocity(model: &Model<'_>, eval: &mut Eval, state: &mut State<'_>, t0: f64) {
+    sample_anchors(model.anchors, t0, &mut eval.anchors);
+    forces(model, eval, state.x, state.v);
+    record_anchored_springs(model, eval, f64::from(model.h));
+    let start = Instant::now();
+    apply_forces_to_velocities(model, eval, state);
+    eval.tally.integrate += elapsed_ms(start);
+    project_and_move(model, eval, state, t0);
+}
+
+/// Projects the velocities onto the constraints and contacts (global, velocity level), applies
+/// friction, and moves the positions.
+fn project_and_move(model: &Model<'_>, eval: &mut Eval, state: &mut State<'_>, t0: f64) {
+    if !model.topology.rows.is_empty() || eval.contacts.len() > 0 {
+        let bias_rate = f64::from(model.def.feedback.softness(model.h).bias_rate);
+        solve_global(
+            model,
+            eval,
+            state.x,
+            state.v,
+            t0,
+            Level::Velocity { bias_rate },
+        );
+        record_multipliers(model, eval, 1.0);
+        let (jt, w) = (&eval.global.jt, model.inverse_mass);
+        for_chunks(state.v, |first, out| {
+            for (k, v) in out.iter_mut().enumerate() {
+                *v += (f64::from(w[first + k]) * jt[first + k]).as_vec2();
+            }
+        });
+    }
+    friction(model, eval, state.v);
+    let start = Instant::now();
+    advance_positions(model, state);
+    eval.tally.integrate += elapsed_ms(start);
+}
+
 /// `v += h W Q` for free particles and `u̇ += h ü` for beads, with `Q` in `eval.force`.
 fn apply_forces_to_velocities(model: &Model<'_>, eval: &Eval, state: &mut State<'_>) {
     let h = f64::from(model.h);
@@ -369,18 +415,20 @@ fn apply_forces_to_velocities(model: &Model<'_>, eval: &Eval, state: &mut State<
 
 /// The PGS coefficients for substep `h`.
 fn pgs_params(def: &SystemDef, h: f32) -> PgsParams {
-    let contact_hertz = def.contact.hertz.min(0.25 / h);
+    let joint_rate = f64::from(def.feedback.softness(h).bias_rate);
+    let contact_rate = push_out(def, h).bias_rate;
+    let h = f64::from(h);
     PgsParams {
-        h: f64::from(h),
-        joint: def.feedback.softness(h),
-        contact: Softness::new(contact_hertz, def.contact.damping_ratio, h),
-        max_push: f64::from(def.contact.max_push_velocity),
+        h,
+        joint_fraction: (h * joint_rate).min(1.0),
+        contact_fraction: (h * contact_rate).min(1.0),
+        max_push: f64::from(def.contact.max_push_velocity) * h,
         warm_start: def.pgs.warm_start,
     }
 }
 
-/// Solves the constraints by PGS from the velocities in `state.v` and moves the positions in
-/// between the biased and the relax sweeps.
+/// Solves the constraints by PGS from the velocities in `state.v`, moves the positions, and
+/// corrects them by nonlinear Gauss–Seidel.
 fn pgs_solve_and_move(model: &Model<'_>, work: &mut Workspace, state: &mut State<'_>, t0: f64) {
     let start = Instant::now();
     let Workspace { eval, pgs, .. } = work;
@@ -402,41 +450,34 @@ fn pgs_solve_and_move(model: &Model<'_>, work: &mut Workspace, state: &mut State
         t0,
         &params,
     );
-    let settings = model.def.pgs;
-    pgs.sweeps(
-        topology,
-        &eval.contacts,
-        w,
-        &params,
-        true,
-        settings.iterations,
-    );
-    pgs.store_velocities(state.v, &topology.is_bead);
-    eval.tally.solve += elapsed_ms(start);
-    let start = Instant::now();
-    advance_positions(model, state);
-    eval.tally.integrate += elapsed_ms(start);
-    let start = Instant::now();
-    let t1 = t0 + f64::from(model.h);
-    pgs.refresh_contact_gaps(&eval.contacts, state.x, t1);
-    pgs.sweeps(
-        topology,
-        &eval.contacts,
-        w,
-        &params,
-        false,
-        settings.relax_iterations,
-    );
+    let iterations = model.def.pgs.iterations;
+    pgs.velocity_sweeps(topology, &eval.contacts, w, &params, iterations);
     pgs.store_velocities(state.v, &topology.is_bead);
     pgs.finish_substep(&mut eval.contacts);
     for &(row, slot, axis) in &topology.anchor_rows {
         eval.anchor_impulse[slot as usize][axis] -= pgs.row_lambda(row as usize);
     }
-    eval.tally.pgs_sweeps += settings.iterations + settings.relax_iterations;
+    eval.tally.solve += elapsed_ms(start);
+    let start = Instant::now();
+    advance_positions(model, state);
+    eval.tally.integrate += elapsed_ms(start);
+    let start = Instant::now();
+    let t1 = t0 + params.h;
+    sample_anchors(model.anchors, t1, &mut eval.anchors);
+    let inputs = PositionInputs {
+        topology,
+        contacts: &eval.contacts,
+        inverse_mass: w,
+        anchors: &eval.anchors,
+        t: t1,
+        params: &params,
+    };
+    position_sweeps(&inputs, state.x, iterations);
+    eval.tally.pgs_sweeps += 2 * iterations;
     eval.tally.solve += elapsed_ms(start);
 }
 
-/// Symplectic Euler with the PGS soft step.
+/// Symplectic Euler with PGS.
 fn symplectic_pgs(model: &Model<'_>, work: &mut Workspace, state: &mut State<'_>, t0: f64) {
     let eval = &mut work.eval;
     sample_anchors(model.anchors, t0, &mut eval.anchors);
@@ -464,29 +505,7 @@ fn implicit(model: &Model<'_>, work: &mut Workspace, state: &mut State<'_>, t0: 
     if model.def.solver == ConstraintSolver::Pgs {
         pgs_solve_and_move(model, work, state, t0);
     } else {
-        let eval = &mut work.eval;
-        if !model.topology.rows.is_empty() || eval.contacts.len() > 0 {
-            let bias_rate = f64::from(model.def.feedback.softness(model.h).bias_rate);
-            solve_global(
-                model,
-                eval,
-                state.x,
-                state.v,
-                t0,
-                Level::Velocity { bias_rate },
-            );
-            record_multipliers(model, eval, 1.0);
-            let (jt, w) = (&eval.global.jt, model.inverse_mass);
-            for_chunks(state.v, |first, out| {
-                for (k, v) in out.iter_mut().enumerate() {
-                    *v += (f64::from(w[first + k]) * jt[first + k]).as_vec2();
-                }
-            });
-        }
-        friction(model, eval, state.v);
-        let start = Instant::now();
-        advance_positions(model, state);
-        eval.tally.integrate += elapsed_ms(start);
+        project_and_move(model, &mut work.eval, state, t0);
     }
     // Backward Euler applies the end-of-step spring forces: use them for the anchors' share.
     let eval = &mut work.eval;
