@@ -28,7 +28,7 @@ pub(crate) trait LinearOperator {
     /// `y = A x`.
     fn apply(&mut self, x: &[f64], y: &mut [f64]);
     /// `z = M⁻¹ r` for a symmetric positive-definite approximation `M` of `A`.
-    fn precondition(&self, r: &[f64], z: &mut [f64]);
+    fn precondition(&mut self, r: &[f64], z: &mut [f64]);
 }
 
 /// When conjugate gradient stops.
@@ -179,7 +179,7 @@ mod tests {
                 y[i] = (2.0 + self.shift) * x[i] - left - right;
             }
         }
-        fn precondition(&self, r: &[f64], z: &mut [f64]) {
+        fn precondition(&mut self, r: &[f64], z: &mut [f64]) {
             for (z, r) in z.iter_mut().zip(r) {
                 *z = r / (2.0 + self.shift);
             }

@@ -241,6 +241,16 @@ impl RowTemplate {
         }
     }
 
+    /// `‖∂J/∂x‖`, the rate at which the row's direction turns as its particles move
+    /// (`geometric.rs`): `1/L` for a rod, `1/r` for a circle, 0 for straight rows.
+    pub fn curvature(&self) -> f64 {
+        match *self {
+            RowTemplate::Rod { length, .. } => 1.0 / length,
+            RowTemplate::Circle { radius, .. } => 1.0 / radius,
+            _ => 0.0,
+        }
+    }
+
     /// The row at positions `x`, velocities `v`, anchors as sampled now.
     pub fn evaluate(&self, x: &[Vec2], v: &[Vec2], anchors: &[AnchorSample]) -> RowValue {
         let mut positions = [Vec2::ZERO; 2];

@@ -31,7 +31,7 @@
 //! fixed) and responds between steps — stable as long as the body is much heavier than the
 //! particles resting on one of its contact points.
 
-use crate::parallel::{CHUNK, map_chunks};
+use crate::parallel::{CHUNK, PARALLEL_MIN, map_chunks};
 use core_soa::Vec2;
 use glam::DVec2;
 use rayon::prelude::*;
@@ -97,6 +97,8 @@ pub(crate) struct ContactSet {
     pub normal_impulse: Vec<f64>,
     /// Impulse received by the particle over the whole step (N·s).
     pub step_impulse: Vec<DVec2>,
+    /// Counts the gathers, so solvers can tell a new contact set from the last one.
+    pub generation: u64,
 }
 
 /// What contact gathering needs to know about the particles.
@@ -142,6 +144,7 @@ impl ContactSet {
             found
         });
         self.clear(n);
+        self.generation += 1;
         for (i, contact) in chunks.into_iter().flatten() {
             self.push(i, contact, inputs);
         }
@@ -250,7 +253,7 @@ pub(crate) fn for_particle_chunks<T: Send, C: Send>(
     chunks: Vec<ParticleChunk<'_, T, C>>,
     body: impl Fn(ParticleChunk<'_, T, C>) + Sync + Send,
 ) {
-    if chunks.len() <= 1 {
+    if chunks.len() * CHUNK < PARALLEL_MIN {
         chunks.into_iter().for_each(body);
     } else {
         chunks.into_par_iter().for_each(body);

@@ -19,15 +19,28 @@
 //! ```
 //!
 //! Asking for `C̈ = −k_s C − k_d Ċ` instead of `C̈ = 0` (feedback, so drift and initial
-//! violations decay instead of accumulating) adds the two terms of the issue's equation:
+//! violations decay instead of accumulating) adds the two feedback terms:
 //!
 //! ```text
 //!   J W Jᵀ λ = −J̇ q̇ − J W Q − k_s C − k_d Ċ
 //! ```
 //!
 //! `J W Jᵀ` is symmetric and positive semi-definite (`xᵀ J W Jᵀ x = |W^½ Jᵀ x|²`), positive
-//! definite when the rows are independent; a small multiple of its diagonal (`εD`, constraint
-//! force mixing) keeps it definite when they are not (a cloth with redundant links).
+//! definite when the rows are independent. When they are not — a cloth folded onto itself
+//! has rods lying along each other, a pile of particles on a box has more contacts than it
+//! needs — it is singular or nearly so, CG stalls, and the multipliers wander. The solve
+//! therefore adds a *proximal* term, a multiple `ε` of the diagonal `D` pulling each
+//! multiplier towards its value `λ⁻` in the previous solve:
+//!
+//! ```text
+//!   (J W Jᵀ + εD) λ = b + εD λ⁻
+//! ```
+//!
+//! The matrix is definite and its condition number at most about `1/ε`; and when the
+//! multipliers stop changing (`λ = λ⁻`, a cloth at rest) the term vanishes and the solution
+//! is the exact one — unlike plain constraint force mixing (`λ⁻ = 0`), which leaves every
+//! loaded constraint compliant by `εDλ`. Contacts find their `λ⁻` by particle and body in
+//! the previous step.
 //!
 //! ## Matrix-free
 //!
@@ -64,6 +77,7 @@ use crate::cg::{self, CgBuffers, CgReport, CgSettings, LinearOperator};
 use crate::constraint::{NO_PARTICLE, RowValue, blocks};
 use crate::contact::ContactSet;
 use crate::parallel::for_chunks;
+use crate::precondition::{self, PreconditionRows, Preconditioner};
 use crate::topology::Topology;
 use core_soa::Vec2;
 use glam::DVec2;
@@ -126,6 +140,13 @@ pub(crate) struct GlobalSolver {
     pub lambda: Vec<f64>,
     /// The constraint rows' multipliers, to warm-start the next solve.
     warm: Vec<f64>,
+    /// The contacts' multipliers of the last solve, with the particle and body of each.
+    contact_warm: Vec<(u32, u64, f64)>,
+    /// The contact set `contact_warm` belongs to.
+    contact_generation: u64,
+    /// Each row's multiplier from the last solve (0 for new rows): the warm start and the
+    /// centre of the proximal regularisation.
+    previous: Vec<f64>,
     rhs: Vec<f64>,
     free: Vec<f64>,
     target: Vec<f64>,
@@ -135,6 +156,8 @@ pub(crate) struct GlobalSolver {
     pub jt: Vec<DVec2>,
     /// `W Q` (acceleration level) per particle.
     wq: Vec<DVec2>,
+    /// Per-particle scratch of the SSOR preconditioner.
+    scratch: Vec<DVec2>,
     cg: CgBuffers,
 }
 
@@ -149,6 +172,7 @@ pub(crate) struct SolveInputs<'a> {
     pub push: PushOut,
     pub regularization: f64,
     pub cg: CgSettings,
+    pub preconditioner: Preconditioner,
     pub passes: u32,
 }
 
@@ -196,14 +220,13 @@ impl GlobalSolver {
         let rows = self.values.len();
         let constraint_rows = inputs.topology.rows.len();
         let mut stats = SolveStats::default();
+        self.gather_previous(inputs);
         self.prepare(inputs);
         self.lambda.clear();
         self.lambda.resize(rows, 0.0);
-        if self.warm.len() == constraint_rows {
-            for r in 0..constraint_rows {
-                if self.active[r] {
-                    self.lambda[r] = self.warm[r];
-                }
+        for r in 0..rows {
+            if self.active[r] {
+                self.lambda[r] = self.previous[r];
             }
         }
         let particle_count = inputs.inverse_mass.len();
@@ -225,6 +248,7 @@ impl GlobalSolver {
         }
         self.warm.clear();
         self.warm.extend_from_slice(&self.lambda[..constraint_rows]);
+        self.store_contact_multipliers(inputs.contacts, constraint_rows);
         stats.active_contacts = self.active[constraint_rows..]
             .iter()
             .filter(|&&a| a)
@@ -232,9 +256,67 @@ impl GlobalSolver {
         stats
     }
 
+    /// The constraint rows' multipliers of the last solve (empty before the first).
+    pub fn constraint_multipliers(&self) -> &[f64] {
+        &self.warm
+    }
+
     /// Forgets the warm start (after the rows changed meaning, e.g. a new topology).
     pub fn reset_warm_start(&mut self) {
         self.warm.clear();
+        self.contact_warm.clear();
+    }
+
+    /// `self.previous`: the constraint rows' last multipliers, and each contact's from the
+    /// contact with the same particle and body in the last solve.
+    fn gather_previous(&mut self, inputs: &SolveInputs<'_>) {
+        let constraint_rows = inputs.topology.rows.len();
+        let contacts = inputs.contacts;
+        self.previous.clear();
+        if self.warm.len() == constraint_rows {
+            self.previous.extend_from_slice(&self.warm);
+        } else {
+            self.previous.resize(constraint_rows, 0.0);
+        }
+        if self.contact_generation == contacts.generation
+            && self.contact_warm.len() == contacts.len()
+        {
+            self.previous
+                .extend(self.contact_warm.iter().map(|&(_, _, lambda)| lambda));
+            return;
+        }
+        let mut cursor = 0;
+        let mut used = vec![false; self.contact_warm.len()];
+        for k in 0..contacts.len() {
+            let (particle, body) = (contacts.particle[k], contacts.contact[k].body.0);
+            while cursor < self.contact_warm.len() && self.contact_warm[cursor].0 < particle {
+                cursor += 1;
+            }
+            let mut found = 0.0;
+            let mut probe = cursor;
+            while probe < self.contact_warm.len() && self.contact_warm[probe].0 == particle {
+                if !used[probe] && self.contact_warm[probe].1 == body {
+                    used[probe] = true;
+                    found = self.contact_warm[probe].2;
+                    break;
+                }
+                probe += 1;
+            }
+            self.previous.push(found);
+        }
+    }
+
+    /// Keeps the contacts' multipliers, keyed by particle and body, for the next solve.
+    fn store_contact_multipliers(&mut self, contacts: &ContactSet, constraint_rows: usize) {
+        self.contact_generation = contacts.generation;
+        self.contact_warm.clear();
+        self.contact_warm.extend((0..contacts.len()).map(|k| {
+            (
+                contacts.particle[k],
+                contacts.contact[k].body.0,
+                self.lambda[constraint_rows + k],
+            )
+        }));
     }
 
     /// Diagonal, right-hand side, free velocities, targets and initial active set.
@@ -282,7 +364,9 @@ impl GlobalSolver {
                 self.rhs[r] = (target - free) / level_scale(inputs.level);
                 self.active[r] = usable && free < target;
             }
-            if !self.active[r] {
+            if self.active[r] {
+                self.rhs[r] += inputs.regularization * diag * self.previous[r];
+            } else {
                 self.rhs[r] = 0.0;
             }
         }
@@ -301,6 +385,8 @@ impl GlobalSolver {
             diag: &self.diag,
             epsilon: inputs.regularization,
             jt: &mut self.jt,
+            preconditioner: inputs.preconditioner,
+            scratch: &mut self.scratch,
         };
         // Inactive rows have a zero right-hand side (kept so by `prepare` and the active set).
         cg::solve(
@@ -346,7 +432,8 @@ impl GlobalSolver {
                 let tolerance = 1.0e-9 * (1.0 + self.target[r].abs());
                 if predicted < self.target[r] - tolerance {
                     self.active[r] = true;
-                    self.rhs[r] = (self.target[r] - self.free[r]) / scale;
+                    self.rhs[r] = (self.target[r] - self.free[r]) / scale
+                        + inputs.regularization * self.diag[r] * self.previous[r];
                     changed = true;
                 }
             }
@@ -451,6 +538,8 @@ struct JwjOperator<'a> {
     diag: &'a [f64],
     epsilon: f64,
     jt: &'a mut Vec<DVec2>,
+    preconditioner: Preconditioner,
+    scratch: &'a mut Vec<DVec2>,
 }
 
 impl LinearOperator for JwjOperator<'_> {
@@ -475,18 +564,22 @@ impl LinearOperator for JwjOperator<'_> {
         });
     }
 
-    fn precondition(&self, r: &[f64], z: &mut [f64]) {
-        let (active, diag, epsilon) = (self.rows.active, self.diag, self.epsilon);
-        for_chunks(z, |first, out| {
-            for (k, out) in out.iter_mut().enumerate() {
-                let i = first + k;
-                *out = if active[i] {
-                    r[i] / (diag[i] * (1.0 + epsilon))
-                } else {
-                    r[i]
-                };
+    fn precondition(&mut self, r: &[f64], z: &mut [f64]) {
+        let rows = PreconditionRows {
+            topology: self.topology,
+            particles: self.rows.particles,
+            values: self.rows.values,
+            active: self.rows.active,
+            diag: self.diag,
+            epsilon: self.epsilon,
+            inverse_mass: self.inverse_mass,
+        };
+        match self.preconditioner {
+            Preconditioner::Jacobi => precondition::jacobi(&rows, r, z),
+            Preconditioner::Ssor { relaxation } => {
+                precondition::ssor(&rows, f64::from(relaxation), r, z, self.scratch)
             }
-        });
+        }
     }
 }
 
@@ -709,6 +802,7 @@ mod tests {
                 },
                 regularization: epsilon,
                 cg,
+                preconditioner: Preconditioner::Jacobi,
                 passes: 1,
             };
             let stats = solver.solve(&inputs);

@@ -18,13 +18,13 @@
 //! ```
 //!
 //! `K` and `D` are sums over the springs of 2×2 blocks (`force.rs`: `∂f_a/∂x_a` with the
-//! compressive term clamped, so `−K` is positive semi-definite) and `D` also holds the drag
-//! `−c I`; the matrix is therefore symmetric positive definite, and is solved by conjugate
-//! gradient with a block-Jacobi (2×2 per particle) preconditioner, matrix-free: for a spring
-//! `s` between `a` and `b` with `B_s = −h² K_s − h D_s`,
+//! compressive term clamped, so `−K` is positive semi-definite); the matrix is therefore
+//! symmetric positive definite, and is solved by conjugate gradient with a block-Jacobi (2×2
+//! per particle) preconditioner, matrix-free: for a spring `s` between `a` and `b` with
+//! `B_s = −h² K_s − h D_s`,
 //!
 //! ```text
-//!   (A p)_a = (m_a + h c) p_a + Σ_s B_s (p_a − p_b)
+//!   (A p)_a = m_a p_a + Σ_s B_s (p_a − p_b)
 //! ```
 //!
 //! gathered per particle over its incident springs (an anchored spring has `p_b = 0`; its
@@ -35,7 +35,14 @@
 //! Constraints and contacts are not part of this linear system: after the implicit velocity
 //! update the step projects the velocities onto the constraints at the velocity level (the
 //! global solve or PGS), which is itself a backward-Euler treatment of the constraint forces.
-//! User force fields are integrated explicitly (their Jacobians are unknown).
+//! Forces that act between particles (springs, their damping) may be implicit, because they
+//! cancel in the sum. External forces that depend on velocity may not: the implicit solve sees
+//! the velocity *before* contacts stop the particles, so an implicit drag `−c I` would resist
+//! the fall a resting cloth never makes and hold up part of its weight (1.6% of it for a cloth
+//! on a box with `c/m = 1/s`). Drag and user force fields are therefore taken at the start of
+//! the step, explicitly (drag is stable so while `c h / m < 2`). The damping of a spring to an
+//! anchor is external too and stays implicit: its share of a resting particle's support is
+//! the same small error, and only while the particle also rests on a surface.
 
 use crate::anchor::AnchorSample;
 use crate::cg::{self, CgBuffers, CgReport, CgSettings, LinearOperator};
@@ -68,7 +75,6 @@ pub(crate) struct ImplicitInputs<'a> {
     /// Every applied force at `(x, v)`.
     pub force: &'a [DVec2],
     pub anchors: &'a [AnchorSample],
-    pub drag: f64,
     pub h: f64,
     pub settings: CgSettings,
 }
@@ -111,7 +117,6 @@ impl ImplicitSolver {
             inverse_mass: inputs.inverse_mass,
             masked: &self.masked,
             inverse_diagonal: &self.inverse_diagonal,
-            h_drag: h * inputs.drag,
         };
         cg::solve(
             &mut op,
@@ -160,7 +165,6 @@ impl ImplicitSolver {
     /// Inverts each particle's 2×2 diagonal block `(m + h c) I + Σ_s B_s`.
     fn build_preconditioner(&mut self, inputs: &ImplicitInputs<'_>) {
         let topology = inputs.topology;
-        let h_drag = inputs.h * inputs.drag;
         self.inverse_diagonal.clear();
         self.inverse_diagonal
             .resize(inputs.x.len(), [1.0, 0.0, 1.0]);
@@ -168,7 +172,7 @@ impl ImplicitSolver {
             if self.masked[i] {
                 continue;
             }
-            let mass = 1.0 / f64::from(inputs.inverse_mass[i]) + h_drag;
+            let mass = 1.0 / f64::from(inputs.inverse_mass[i]);
             let mut block = [mass, 0.0, mass];
             for &(s, _) in spring_range(topology, i) {
                 for (k, entry) in block.iter_mut().enumerate() {
@@ -201,7 +205,6 @@ struct SpringOperator<'a> {
     inverse_mass: &'a [f32],
     masked: &'a [bool],
     inverse_diagonal: &'a [[f64; 3]],
-    h_drag: f64,
 }
 
 impl LinearOperator for SpringOperator<'_> {
@@ -223,7 +226,7 @@ impl LinearOperator for SpringOperator<'_> {
                 }
                 let p = at(i);
                 let mass = 1.0 / f64::from(self.inverse_mass[i]);
-                let mut sum = (mass + self.h_drag) * p;
+                let mut sum = mass * p;
                 for &(s, sign) in spring_range(self.topology, i) {
                     let spring = self.topology.springs[s as usize];
                     let other = if sign > 0.0 {
@@ -243,7 +246,7 @@ impl LinearOperator for SpringOperator<'_> {
         });
     }
 
-    fn precondition(&self, r: &[f64], z: &mut [f64]) {
+    fn precondition(&mut self, r: &[f64], z: &mut [f64]) {
         for_chunks(z, |first, out| {
             for k in (0..out.len()).step_by(2) {
                 let i = (first + k) / 2;

@@ -8,25 +8,30 @@
 
 mod anchor;
 mod cg;
+mod cloth;
 mod constraint;
 mod contact;
 mod error;
 mod force;
+mod geometric;
 mod global;
 mod ids;
 mod implicit;
 mod parallel;
 mod parametric;
 mod pgs;
+mod precondition;
 mod profile;
 mod settings;
 mod step;
 mod storage;
 mod system;
+pub mod test_collider;
 mod topology;
 
 pub use anchor::AnchorState;
 pub use cg::{CgReport, CgSettings};
+pub use cloth::{Cloth, ClothDef, Link};
 pub use constraint::{ConstraintDef, CustomConstraint, CustomRow};
 pub use contact::{BodyHandle, NoCollider, ParticleCollider, ParticleContact};
 pub use core_soa::Vec2;
@@ -34,6 +39,7 @@ pub use error::{IdKind, ParticleError};
 pub use force::{ForceField, SpringDef, SpringEnd};
 pub use ids::{AnchorId, ConstraintId, ForceFieldId, ParticleId, SpringId};
 pub use parametric::{BeadDef, Curve};
+pub use precondition::Preconditioner;
 pub use profile::ParticleProfile;
 pub use settings::{
     ConstraintLevel, ConstraintSolver, ContactSettings, Feedback, Integrator, PgsSettings,

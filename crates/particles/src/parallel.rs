@@ -15,9 +15,13 @@ use std::ops::Range;
 /// small enough that a 16k-particle cloth gives 32 units to share between workers.
 pub(crate) const CHUNK: usize = 512;
 
+/// Below this many items a pass runs inline on the calling thread: a few thousand items cost
+/// less than handing them to the pool. The arithmetic is the same chunk by chunk either way.
+pub(crate) const PARALLEL_MIN: usize = 8 * CHUNK;
+
 /// Runs `body(first_index, chunk)` over `data` in chunks of [`CHUNK`].
 pub(crate) fn for_chunks<T: Send>(data: &mut [T], body: impl Fn(usize, &mut [T]) + Sync + Send) {
-    if data.len() <= CHUNK {
+    if data.len() < PARALLEL_MIN {
         body(0, data);
         return;
     }
@@ -33,7 +37,7 @@ pub(crate) fn for_chunks2<A: Send, B: Send>(
     body: impl Fn(usize, &mut [A], &mut [B]) + Sync + Send,
 ) {
     debug_assert_eq!(a.len(), b.len());
-    if a.len() <= CHUNK {
+    if a.len() < PARALLEL_MIN {
         body(0, a, b);
         return;
     }
@@ -51,8 +55,12 @@ pub(crate) fn for_chunks2_sums<A: Send, B: Send, const N: usize>(
     body: impl Fn(usize, &mut [A], &mut [B]) -> [f64; N] + Sync + Send,
 ) -> [f64; N] {
     debug_assert_eq!(a.len(), b.len());
-    if a.len() <= CHUNK {
-        return body(0, a, b);
+    if a.len() < PARALLEL_MIN {
+        let mut total = [0.0; N];
+        for (chunk, (a, b)) in a.chunks_mut(CHUNK).zip(b.chunks_mut(CHUNK)).enumerate() {
+            add_to(&mut total, &body(chunk * CHUNK, a, b));
+        }
+        return total;
     }
     let partials: Vec<[f64; N]> = a
         .par_chunks_mut(CHUNK)
@@ -67,11 +75,16 @@ pub(crate) fn for_chunks2_sums<A: Send, B: Send, const N: usize>(
 fn add_in_order<const N: usize>(partials: &[[f64; N]]) -> [f64; N] {
     let mut total = [0.0; N];
     for sums in partials {
-        for (sum, value) in total.iter_mut().zip(sums) {
-            *sum += *value;
-        }
+        add_to(&mut total, sums);
     }
     total
+}
+
+/// `total += sums`, element by element.
+fn add_to<const N: usize>(total: &mut [f64; N], sums: &[f64; N]) {
+    for (sum, value) in total.iter_mut().zip(sums) {
+        *sum += *value;
+    }
 }
 
 /// `N` sums over `0..len`: `partial(range)` reduces one chunk, and the chunk results are added
@@ -81,8 +94,15 @@ pub(crate) fn ordered_sums<const N: usize>(
     partial: impl Fn(Range<usize>) -> [f64; N] + Sync + Send,
 ) -> [f64; N] {
     let chunks = len.div_ceil(CHUNK);
-    if chunks <= 1 {
-        return partial(0..len);
+    if len < PARALLEL_MIN {
+        let mut total = [0.0; N];
+        for chunk in 0..chunks {
+            add_to(
+                &mut total,
+                &partial(chunk * CHUNK..((chunk + 1) * CHUNK).min(len)),
+            );
+        }
+        return total;
     }
     let partials: Vec<[f64; N]> = (0..chunks)
         .into_par_iter()
@@ -98,8 +118,10 @@ pub(crate) fn map_chunks<R: Send>(
     f: impl Fn(Range<usize>) -> R + Sync + Send,
 ) -> Vec<R> {
     let chunks = len.div_ceil(CHUNK);
-    if chunks <= 1 {
-        return vec![f(0..len)];
+    if len < PARALLEL_MIN {
+        return (0..chunks)
+            .map(|chunk| f(chunk * CHUNK..((chunk + 1) * CHUNK).min(len)))
+            .collect();
     }
     (0..chunks)
         .into_par_iter()

@@ -60,7 +60,7 @@
 use crate::anchor::AnchorSample;
 use crate::constraint::{RowTemplate, RowValue, blocks};
 use crate::contact::{ContactSet, for_particle_chunks};
-use crate::parallel::{CHUNK, for_chunks};
+use crate::parallel::{CHUNK, PARALLEL_MIN, for_chunks};
 use crate::topology::Topology;
 use core_soa::Vec2;
 use glam::DVec2;
@@ -266,6 +266,11 @@ impl PgsSolver {
         }
     }
 
+    /// The constraint rows' impulses of the last substep (empty before the first).
+    pub fn constraint_multipliers(&self) -> &[f64] {
+        &self.lambda
+    }
+
     /// The multiplier of constraint row `r` (an impulse).
     pub fn row_lambda(&self, r: usize) -> f64 {
         self.lambda[r]
@@ -279,7 +284,7 @@ fn for_each_row_by_color(topology: &Topology, solve: impl Fn(usize) + Sync + Sen
     for c in 0..coloring.color_start.len().saturating_sub(1) {
         let range = coloring.color_start[c] as usize..coloring.color_start[c + 1] as usize;
         let order = &coloring.order[range];
-        if order.len() <= CHUNK {
+        if order.len() < PARALLEL_MIN {
             order.iter().for_each(|&r| solve(r as usize));
         } else {
             order

@@ -24,6 +24,7 @@
 use crate::anchor::{AnchorSample, AnchorState};
 use crate::contact::{ContactSet, apply_friction};
 use crate::force::{ForceField, ForceInputs, accumulate};
+use crate::geometric::response_inverse_mass;
 use crate::global::{GlobalSolver, Level, PushOut, SolveInputs, SolveStats};
 use crate::implicit::{ImplicitInputs, ImplicitSolver};
 use crate::parallel::for_chunks;
@@ -82,6 +83,8 @@ pub(crate) struct Eval {
     pub contacts: ContactSet,
     /// Reaction impulse per anchor slot over the step.
     pub anchor_impulse: Vec<DVec2>,
+    /// Inverse masses of the velocity update, raised by geometric stiffness (`geometric.rs`).
+    pub response_w: Vec<f32>,
     pub tally: StepTally,
 }
 
@@ -169,7 +172,14 @@ fn push_out(def: &SystemDef, h: f32) -> PushOut {
 }
 
 /// Evaluates the rows at `(x, v)` and solves at `level`; `Jᵀλ` ends in `eval.global.jt`.
-fn solve_global(model: &Model<'_>, eval: &mut Eval, x: &[Vec2], v: &[Vec2], t: f64, level: Level) {
+fn solve_global(
+    model: &Model<'_>,
+    eval: &mut Eval,
+    state: (&[Vec2], &[Vec2], &[f32]),
+    t: f64,
+    level: Level,
+) {
+    let (x, v, w) = state;
     let start = Instant::now();
     let Eval {
         global,
@@ -183,12 +193,13 @@ fn solve_global(model: &Model<'_>, eval: &mut Eval, x: &[Vec2], v: &[Vec2], t: f
     let inputs = SolveInputs {
         topology: model.topology,
         contacts,
-        inverse_mass: model.inverse_mass,
+        inverse_mass: w,
         force,
         level,
         push: push_out(model.def, model.h),
         regularization: f64::from(model.def.regularization),
         cg: model.def.cg,
+        preconditioner: model.def.preconditioner,
         passes: model.def.active_set_passes,
     };
     let stats = global.solve(&inputs);
@@ -241,7 +252,8 @@ fn derivative(
     let h = f64::from(model.h);
     if has_rows {
         let (ks, kd) = model.def.feedback.effective(model.h);
-        solve_global(model, eval, x, v, t, Level::Acceleration { ks, kd, h });
+        let state = (x, v, model.inverse_mass);
+        solve_global(model, eval, state, t, Level::Acceleration { ks, kd, h });
         record_multipliers(model, eval, weight * h);
     } else {
         eval.global.jt.clear();
@@ -308,12 +320,12 @@ fn advance_positions(model: &Model<'_>, state: &mut State<'_>) {
 }
 
 /// Coulomb friction on the velocities, then the substep's normal impulses into the step sums.
-fn friction(model: &Model<'_>, eval: &mut Eval, v: &mut [Vec2]) {
+fn friction(eval: &mut Eval, v: &mut [Vec2], w: &[f32]) {
     if eval.contacts.len() == 0 {
         return;
     }
     let start = Instant::now();
-    apply_friction(&mut eval.contacts, v, model.inverse_mass);
+    apply_friction(&mut eval.contacts, v, w);
     eval.contacts.accumulate_normal_impulses();
     eval.tally.collide += elapsed_ms(start);
 }
@@ -350,7 +362,7 @@ fn symplectic_acceleration(
         *rate += f64::from(h) * a;
     }
     eval.tally.integrate += elapsed_ms(start);
-    friction(model, eval, state.v);
+    friction(eval, state.v, model.inverse_mass);
     let start = Instant::now();
     advance_positions(model, state);
     eval.tally.integrate += elapsed_ms(start);
@@ -362,33 +374,49 @@ fn symplectic_velocity(model: &Model<'_>, eval: &mut Eval, state: &mut State<'_>
     forces(model, eval, state.x, state.v);
     record_anchored_springs(model, eval, f64::from(model.h));
     let start = Instant::now();
+    let previous = eval.global.constraint_multipliers().to_vec();
+    prepare_response_mass(model, eval, &previous);
     apply_forces_to_velocities(model, eval, state);
     eval.tally.integrate += elapsed_ms(start);
     project_and_move(model, eval, state, t0);
 }
 
+/// `eval.response_w`: the inverse masses of the velocity update, from the previous substep's
+/// constraint impulses.
+fn prepare_response_mass(model: &Model<'_>, eval: &mut Eval, previous: &[f64]) {
+    let lambda = if model.def.geometric_stiffness {
+        previous
+    } else {
+        &[]
+    };
+    let h = f64::from(model.h);
+    response_inverse_mass(
+        model.topology,
+        model.inverse_mass,
+        lambda,
+        h,
+        &mut eval.response_w,
+    );
+}
+
 /// Projects the velocities onto the constraints and contacts (global, velocity level), applies
 /// friction, and moves the positions.
 fn project_and_move(model: &Model<'_>, eval: &mut Eval, state: &mut State<'_>, t0: f64) {
+    let w = std::mem::take(&mut eval.response_w);
     if !model.topology.rows.is_empty() || eval.contacts.len() > 0 {
         let bias_rate = f64::from(model.def.feedback.softness(model.h).bias_rate);
-        solve_global(
-            model,
-            eval,
-            state.x,
-            state.v,
-            t0,
-            Level::Velocity { bias_rate },
-        );
+        let level = Level::Velocity { bias_rate };
+        solve_global(model, eval, (state.x, state.v, &w), t0, level);
         record_multipliers(model, eval, 1.0);
-        let (jt, w) = (&eval.global.jt, model.inverse_mass);
+        let jt = &eval.global.jt;
         for_chunks(state.v, |first, out| {
             for (k, v) in out.iter_mut().enumerate() {
                 *v += (f64::from(w[first + k]) * jt[first + k]).as_vec2();
             }
         });
     }
-    friction(model, eval, state.v);
+    friction(eval, state.v, &w);
+    eval.response_w = w;
     let start = Instant::now();
     advance_positions(model, state);
     eval.tally.integrate += elapsed_ms(start);
@@ -397,7 +425,7 @@ fn project_and_move(model: &Model<'_>, eval: &mut Eval, state: &mut State<'_>, t
 /// `v += h W Q` for free particles and `u̇ += h ü` for beads, with `Q` in `eval.force`.
 fn apply_forces_to_velocities(model: &Model<'_>, eval: &Eval, state: &mut State<'_>) {
     let h = f64::from(model.h);
-    let (force, w, is_bead) = (&eval.force, model.inverse_mass, &model.topology.is_bead);
+    let (force, w, is_bead) = (&eval.force, &eval.response_w, &model.topology.is_bead);
     for_chunks(state.v, |first, out| {
         for (k, v) in out.iter_mut().enumerate() {
             let i = first + k;
@@ -434,7 +462,7 @@ fn pgs_solve_and_move(model: &Model<'_>, work: &mut Workspace, state: &mut State
     let Workspace { eval, pgs, .. } = work;
     let params = pgs_params(model.def, model.h);
     let topology = model.topology;
-    let w = model.inverse_mass;
+    let w = &eval.response_w[..];
     eval.global.evaluate_rows(
         topology,
         &eval.contacts,
@@ -467,7 +495,7 @@ fn pgs_solve_and_move(model: &Model<'_>, work: &mut Workspace, state: &mut State
     let inputs = PositionInputs {
         topology,
         contacts: &eval.contacts,
-        inverse_mass: w,
+        inverse_mass: model.inverse_mass,
         anchors: &eval.anchors,
         t: t1,
         params: &params,
@@ -479,11 +507,12 @@ fn pgs_solve_and_move(model: &Model<'_>, work: &mut Workspace, state: &mut State
 
 /// Symplectic Euler with PGS.
 fn symplectic_pgs(model: &Model<'_>, work: &mut Workspace, state: &mut State<'_>, t0: f64) {
-    let eval = &mut work.eval;
+    let Workspace { eval, pgs, .. } = work;
     sample_anchors(model.anchors, t0, &mut eval.anchors);
     forces(model, eval, state.x, state.v);
     record_anchored_springs(model, eval, f64::from(model.h));
     let start = Instant::now();
+    prepare_response_mass(model, eval, pgs.constraint_multipliers());
     apply_forces_to_velocities(model, eval, state);
     eval.tally.integrate += elapsed_ms(start);
     pgs_solve_and_move(model, work, state, t0);
@@ -493,10 +522,21 @@ fn symplectic_pgs(model: &Model<'_>, work: &mut Workspace, state: &mut State<'_>
 fn implicit(model: &Model<'_>, work: &mut Workspace, state: &mut State<'_>, t0: f64) {
     let h = f64::from(model.h);
     {
-        let Workspace { eval, implicit, .. } = &mut *work;
+        let Workspace {
+            eval,
+            implicit,
+            pgs,
+            ..
+        } = &mut *work;
         sample_anchors(model.anchors, t0, &mut eval.anchors);
         forces(model, eval, state.x, state.v);
         let start = Instant::now();
+        let previous = if model.def.solver == ConstraintSolver::Pgs {
+            pgs.constraint_multipliers().to_vec()
+        } else {
+            eval.global.constraint_multipliers().to_vec()
+        };
+        prepare_response_mass(model, eval, &previous);
         let report = implicit_velocities(model, eval, implicit, state);
         eval.tally.implicit_iterations += report.iterations;
         eval.tally.implicit_residual = eval.tally.implicit_residual.max(report.relative_residual);
@@ -528,10 +568,9 @@ fn implicit_velocities(
         topology: model.topology,
         x: state.x,
         v: state.v,
-        inverse_mass: model.inverse_mass,
+        inverse_mass: &eval.response_w,
         force: &eval.force,
         anchors: &eval.anchors,
-        drag: f64::from(model.def.drag),
         h: f64::from(model.h),
         settings: model.def.implicit_cg,
     };
@@ -617,7 +656,7 @@ fn runge_kutta(
     let start = Instant::now();
     stages.finish(model, state, h);
     eval.tally.integrate += elapsed_ms(start);
-    friction(model, eval, state.v);
+    friction(eval, state.v, model.inverse_mass);
 }
 
 impl Stages {

@@ -31,6 +31,8 @@ pub(crate) struct Topology {
     pub anchored_springs: Vec<u32>,
     pub rows: Vec<RowTemplate>,
     pub row_particles: Vec<[u32; 2]>,
+    /// `‖∂J/∂x‖` of each row (`geometric.rs`).
+    pub row_curvature: Vec<f64>,
     /// Row → index into `constraint_ids`.
     pub row_owner: Vec<u32>,
     pub constraint_ids: Vec<ConstraintId>,
@@ -120,6 +122,7 @@ impl Topology {
                         .push((self.rows.len() as u32, anchor, axis));
                 }
                 self.row_particles.push(template.particles());
+                self.row_curvature.push(template.curvature());
                 self.row_owner.push(owner);
                 self.rows.push(template);
             }
