@@ -22,6 +22,7 @@ mod parametric;
 mod pgs;
 mod precondition;
 mod profile;
+pub mod scenes;
 mod settings;
 mod step;
 mod storage;

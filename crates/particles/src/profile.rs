@@ -1,6 +1,6 @@
 //! Per-step timings and solver figures of a particle system.
 //!
-//! Measured on every step with `std::time::Instant` (a few clock reads per substep). The four
+//! Measured on every step with `std::time::Instant` (a few clock reads per substep). The five
 //! phases add up to nearly all of `total`; the rest is bookkeeping (topology rebuild, state
 //! snapshot, divergence check). The World copies these into its own step profile and opens a
 //! profiler zone around the whole particle step.
@@ -12,8 +12,10 @@ use std::time::Instant;
 pub struct ParticleProfile {
     /// Applied forces: gravity, drag, springs, fields (ms).
     pub forces: f32,
-    /// Constraint solves: global CG or PGS sweeps, and the implicit spring solve (ms).
+    /// Constraint solves: global CG or PGS sweeps (ms).
     pub solve: f32,
+    /// The implicit integrator's spring solve (ms).
+    pub implicit: f32,
     /// State updates of the integrator, beads included (ms).
     pub integrate: f32,
     /// Contact queries, friction, and the reaction impulses handed to the collider (ms).

@@ -65,6 +65,7 @@ pub(crate) struct State<'a> {
 pub(crate) struct StepTally {
     pub forces: f32,
     pub solve: f32,
+    pub implicit: f32,
     pub integrate: f32,
     pub collide: f32,
     pub constraint: SolveStats,
@@ -539,8 +540,8 @@ fn implicit(model: &Model<'_>, work: &mut Workspace, state: &mut State<'_>, t0: 
         prepare_response_mass(model, eval, &previous);
         let report = implicit_velocities(model, eval, implicit, state);
         eval.tally.implicit_iterations += report.iterations;
+        eval.tally.implicit += elapsed_ms(start);
         eval.tally.implicit_residual = eval.tally.implicit_residual.max(report.relative_residual);
-        eval.tally.solve += elapsed_ms(start);
     }
     if model.def.solver == ConstraintSolver::Pgs {
         pgs_solve_and_move(model, work, state, t0);

@@ -685,6 +685,7 @@ impl ParticleSystem {
         self.profile = ParticleProfile {
             forces: tally.forces,
             solve: tally.solve,
+            implicit: tally.implicit,
             integrate: tally.integrate,
             collide: tally.collide + collide_tail,
             total: elapsed_ms(start),
