@@ -14,7 +14,7 @@
 //! If the state stops being finite, the whole system is put back at the start of the step and
 //! the step returns [`ParticleError::Diverged`]; nothing reaches the collider.
 
-use crate::anchor::{Anchor, AnchorState};
+use crate::anchor::{Anchor, AnchorSample, AnchorState};
 use crate::constraint::{Constraint, ConstraintDef, CustomConstraint};
 use crate::contact::{ParticleCollider, QueryInputs};
 use crate::error::{IdKind, ParticleError, finite_vec, non_negative};
@@ -450,24 +450,31 @@ impl ParticleSystem {
             .constraints
             .get(id)
             .ok_or(invalid(IdKind::Constraint, id))?;
-        Ok(self.rows_error(constraint) as f32)
+        Ok(self.rows_error(constraint, &self.current_anchors()) as f32)
     }
 
     /// The largest constraint error at the current state (m).
     pub fn max_constraint_error(&self) -> f32 {
+        let anchors = self.current_anchors();
         self.constraints
             .values()
-            .map(|c| self.rows_error(c))
+            .map(|c| self.rows_error(c, &anchors))
             .fold(0.0, f64::max) as f32
     }
 
-    fn rows_error(&self, constraint: &Constraint) -> f64 {
+    /// The anchors where they are now.
+    fn current_anchors(&self) -> Vec<AnchorSample> {
         let mut anchors = Vec::new();
         sample_anchors(&self.anchor_states(), 0.0, &mut anchors);
+        anchors
+    }
+
+    /// `|C|` of a constraint's rows (the Euclidean norm over a pin's two rows).
+    fn rows_error(&self, constraint: &Constraint, anchors: &[AnchorSample]) -> f64 {
         let (x, v) = (&self.particles.position, &self.particles.velocity);
         row_templates(&self.particles, constraint)
             .iter()
-            .map(|row| row.evaluate(x, v, &anchors).c.powi(2))
+            .map(|row| row.evaluate(x, v, anchors).c.powi(2))
             .sum::<f64>()
             .sqrt()
     }
@@ -500,9 +507,14 @@ impl ParticleSystem {
 
     /// Potential energy of the springs (J).
     pub fn spring_energy(&self) -> f64 {
-        let topology = Topology::build(&self.structure());
-        let mut anchors = Vec::new();
-        sample_anchors(&self.anchor_states(), 0.0, &mut anchors);
+        let rebuilt;
+        let topology = if self.dirty {
+            rebuilt = Topology::build(&self.structure());
+            &rebuilt
+        } else {
+            &self.topology
+        };
+        let anchors = self.current_anchors();
         topology
             .springs
             .iter()

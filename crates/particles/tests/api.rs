@@ -353,3 +353,10 @@ fn a_diverging_step_is_reported_and_rolled_back() {
     assert_eq!(before, (s.positions().to_vec(), s.velocities().to_vec()));
     assert!(s.position(fine).is_ok());
 }
+
+#[test]
+fn a_system_can_be_moved_to_and_shared_between_threads() {
+    fn send_and_sync<T: Send + Sync>() {}
+    send_and_sync::<ParticleSystem>();
+    send_and_sync::<particles::test_collider::TestCollider>();
+}
