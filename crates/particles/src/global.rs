@@ -136,6 +136,9 @@ pub(crate) struct GlobalSolver {
     pub values: Vec<RowValue>,
     /// Particles of every row.
     pub particles: Vec<[u32; 2]>,
+    /// The rows' Jacobian blocks, copied out of `values` so the CG products stream only what
+    /// they read.
+    jacobians: Vec<[DVec2; 2]>,
     /// Multipliers of the last solve.
     pub lambda: Vec<f64>,
     /// The constraint rows' multipliers, to warm-start the next solve.
@@ -322,6 +325,9 @@ impl GlobalSolver {
     /// Diagonal, right-hand side, free velocities, targets and initial active set.
     fn prepare(&mut self, inputs: &SolveInputs<'_>) {
         let rows = self.values.len();
+        self.jacobians.clear();
+        self.jacobians
+            .extend(self.values.iter().map(|value| value.jacobian));
         let constraint_rows = inputs.topology.rows.len();
         let w = inputs.inverse_mass;
         self.wq.clear();
@@ -376,7 +382,7 @@ impl GlobalSolver {
         let mut op = JwjOperator {
             rows: RowsView {
                 particles: &self.particles,
-                values: &self.values,
+                jacobians: &self.jacobians,
                 active: &self.active,
             },
             topology: inputs.topology,
@@ -402,7 +408,7 @@ impl GlobalSolver {
     fn transpose_product(&mut self, inputs: &SolveInputs<'_>) {
         let rows = RowsView {
             particles: &self.particles,
-            values: &self.values,
+            jacobians: &self.jacobians,
             active: &self.active,
         };
         gather_transpose(
@@ -456,7 +462,7 @@ impl GlobalSolver {
 
     /// `(J W jt)_r`: how row `r`'s velocity responds to the current constraint force.
     fn row_response(&self, r: usize, w: &[f32]) -> f64 {
-        blocks(self.particles[r], self.values[r].jacobian)
+        blocks(self.particles[r], self.jacobians[r])
             .map(|(p, j)| j.dot(f64::from(w[p]) * self.jt[p]))
             .sum()
     }
@@ -494,7 +500,7 @@ fn level_scale(level: Level) -> f64 {
 /// The rows as the operator sees them.
 struct RowsView<'a> {
     particles: &'a [[u32; 2]],
-    values: &'a [RowValue],
+    jacobians: &'a [[DVec2; 2]],
     active: &'a [bool],
 }
 
@@ -515,13 +521,13 @@ fn gather_transpose(
             for &entry in &topology.row_incidence[incident] {
                 let (r, slot) = ((entry >> 1) as usize, (entry & 1) as usize);
                 if rows.active[r] {
-                    sum += rows.values[r].jacobian[slot] * x[r];
+                    sum += rows.jacobians[r][slot] * x[r];
                 }
             }
             for c in contact_start[i] as usize..contact_start[i + 1] as usize {
                 let r = constraint_rows + c;
                 if rows.active[r] {
-                    sum += rows.values[r].jacobian[0] * x[r];
+                    sum += rows.jacobians[r][0] * x[r];
                 }
             }
             *out = sum;
@@ -556,7 +562,7 @@ impl LinearOperator for JwjOperator<'_> {
                     continue;
                 }
                 let mut sum = epsilon * diag[r] * x[r];
-                for (p, j) in blocks(rows.particles[r], rows.values[r].jacobian) {
+                for (p, j) in blocks(rows.particles[r], rows.jacobians[r]) {
                     sum += j.dot(f64::from(w[p]) * jt[p]);
                 }
                 *out = sum;
@@ -568,7 +574,7 @@ impl LinearOperator for JwjOperator<'_> {
         let rows = PreconditionRows {
             topology: self.topology,
             particles: self.rows.particles,
-            values: self.rows.values,
+            jacobians: self.rows.jacobians,
             active: self.rows.active,
             diag: self.diag,
             epsilon: self.epsilon,

@@ -118,9 +118,12 @@
 //! * **PGS** (`pgs.rs`) sweeps the rows one at a time — rigid velocity rows warm-started from
 //!   the last substep, then the same number of nonlinear Gauss–Seidel sweeps on the positions
 //!   — in parallel by colour. A sweep is cheap and the result degrades gracefully when stopped
-//!   early, but load travels one link per sweep. `scenes::compare_solvers` runs both on the
-//!   benchmark cloth at equal solve time; on small nets CG reaches far lower errors, on large
-//!   ones capped CG is the weaker (see that module and the report of the benchmark).
+//!   early, but load travels one link per sweep. [`scenes::compare_solvers`] runs both on the
+//!   benchmark cloth at equal solve time: on a 24 × 24 cloth CG ends with a largest rod error
+//!   of 2e-5 m against PGS's 1e-3 m; on the 128 × 128 cloth, CG capped at 50 iterations per
+//!   solve no longer converges and lets rods stretch by up to 0.2 m, where PGS (about 120
+//!   sweeps in the same time) keeps them within 5 mm. The global solve wins while CG
+//!   converges, and its iteration count grows with the size of the net.
 //! * **Stiff springs with the implicit integrator** instead of constraints when the material
 //!   should stretch a little and must never explode: one well-conditioned CG per step.
 //!

@@ -26,7 +26,7 @@
 //! A preconditioned iteration costs two sweeps more than a Jacobi one; it pays only when the
 //! iterations drop by more than that (see [`Preconditioner::default`] for what was measured).
 
-use crate::constraint::{RowValue, blocks};
+use crate::constraint::blocks;
 use crate::parallel::{PARALLEL_MIN, for_chunks};
 use crate::topology::Topology;
 use glam::DVec2;
@@ -60,7 +60,7 @@ impl Default for Preconditioner {
 pub(crate) struct PreconditionRows<'a> {
     pub topology: &'a Topology,
     pub particles: &'a [[u32; 2]],
-    pub values: &'a [RowValue],
+    pub jacobians: &'a [[DVec2; 2]],
     pub active: &'a [bool],
     pub diag: &'a [f64],
     pub epsilon: f64,
@@ -139,7 +139,7 @@ unsafe fn relax_row(
     if !rows.active[i] {
         return;
     }
-    let jacobian = rows.values[i].jacobian;
+    let jacobian = rows.jacobians[i];
     // SAFETY: the caller guarantees exclusive access to `z[i]` and this row's particles.
     let zi = unsafe { z.read(i) };
     let mut az = rows.epsilon * rows.diag[i] * zi;

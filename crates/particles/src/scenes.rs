@@ -3,15 +3,22 @@
 //!
 //! [`cloth_scene`] builds, in a [`ParticleSystem`] and a [`TestCollider`], a square cloth
 //! held along its left edge, so that the rest of it swings and folds down and drapes over a
-//! dynamic box resting on the ground and three static circles. It is
-//! engine-neutral: a benchmark steps it with [`ClothScene::step`] and reads the system's
+//! dynamic box resting on the ground and three static circles. It is engine-neutral: a
+//! benchmark steps it with [`ClothScene::step`] and reads the system's
 //! [`crate::ParticleProfile`].
 //!
-//! [`compare_solvers`] runs the same scene twice: once with the global solve, and once with
-//! PGS given as many sweeps as fit in the time the global solve took per step (measured on a
-//! short calibration run). It reports the constraint error each reaches: the figure of merit
-//! of an iterative solver is not its cost per iteration but the accuracy it buys per
-//! millisecond.
+//! [`compare_solvers`] runs the scene with the global solve, then with PGS given as many
+//! sweeps as fit in the time the global solve took per step (found by calibration runs of the
+//! same scene). It reports the constraint error each reaches: the figure of merit of an
+//! iterative solver is not its cost per iteration but the accuracy it buys per millisecond.
+//!
+//! Measured (one thread, 60 Hz, four substeps, 120 steps; the 24 × 24 cloth in the test
+//! profile, the 128 × 128 one in the release profile, on a shared two-core machine whose
+//! timings vary by tens of percent from run to run): on a 24 × 24 cloth
+//! the global solve ends with a largest rod error of 1.9e-5 m (mean 2.6e-4 m) against PGS's
+//! 1.0e-3 m at 29 sweeps; on the full 128 × 128 cloth, CG capped at 50 iterations per solve
+//! does not converge (the rods stretch by up to 0.22 m, mean 0.11 m) while PGS at about 120
+//! sweeps keeps them within 4.9 mm (mean 4.1 mm).
 
 use crate::cg::CgSettings;
 use crate::cloth::{Cloth, ClothDef, Link};

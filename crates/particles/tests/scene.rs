@@ -116,3 +116,28 @@ fn equal_time_comparison_at_full_size() {
         report(&format!("128×128 cloth, {threads} threads"), &comparison);
     }
 }
+
+/// A few steps of the full-size scene, for profiling.
+#[test]
+#[ignore]
+fn profile_full_size() {
+    one_thread(|| {
+        let mut scene = cloth_scene(&ClothSceneDef::default()).unwrap();
+        for _ in 0..10 {
+            scene.step(DT).unwrap();
+            let p = scene.system.profile();
+            println!(
+                "step {:.1} ms: forces {:.1} solve {:.1} implicit {:.1} integrate {:.1} collide {:.1}; CG {} iterations, {} solves, implicit {}",
+                p.total,
+                p.forces,
+                p.solve,
+                p.implicit,
+                p.integrate,
+                p.collide,
+                p.cg_iterations,
+                p.cg_solves,
+                p.implicit_iterations
+            );
+        }
+    });
+}
