@@ -16,7 +16,8 @@
 //! profile, the 128 × 128 one in the release profile, on a shared two-core machine whose
 //! timings vary by tens of percent from run to run): on a 24 × 24 cloth
 //! the global solve ends with a largest rod error of 1.9e-5 m (mean 2.6e-4 m) against PGS's
-//! 1.0e-3 m at 29 sweeps; on the full 128 × 128 cloth, CG capped at 50 iterations per solve
+//! 1.0e-3 to 1.4e-3 m (14 to 29 sweeps, as the timings of the run allowed); on the full
+//! 128 × 128 cloth, CG capped at 50 iterations per solve
 //! does not converge (the rods stretch by up to 0.22 m, mean 0.11 m) while PGS at about 120
 //! sweeps keeps them within 4.9 mm (mean 4.1 mm).
 
