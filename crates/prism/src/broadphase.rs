@@ -2,7 +2,7 @@
 //!
 //! Two dynamic AABB trees hold one proxy per shape: the *static* tree (shapes of static bodies,
 //! margin 0: they never move, so their boxes need no slack) and the *moving* tree (dynamic and
-//! kinematic bodies, margin [`fat_margin`]: a shape may drift up to 10 cm before its proxy
+//! kinematic bodies, margin [`fat_margin`]: a shape may drift up to 5 cm before its proxy
 //! must be re-inserted). Each proxy's user data is its shape's arena index. A third tree, the
 //! *sleeping* tree, holds the proxies of sleeping bodies, moved there and back when their island
 //! sleeps and wakes (`solver_set.rs`), so that the moving tree stays as small as the awake
@@ -18,16 +18,13 @@
 //! The margin trades pairs for re-insertions, and the right trade depends on the shape's size:
 //! a fixed margin that is small for a 1 m box is large for a 0.25 m one, whose fat box then
 //! overlaps many neighbours it cannot reach within a step. So the margin is an eighth of the
-//! shape's radius (Box2D v3's rule), capped at 10 cm. Against the earlier fixed 0.1 m around
-//! the tight box, scenes of small moving shapes keep about Box2D's contact counts (tumbler
-//! 14,628 → 9,458, Box2D 9,237; smash 10,016 → 7,465, Box2D 7,271; rain 22,150 → 13,141, Box2D
-//! 10,738; spinner 26,183 → 24,049, Box2D 23,119) and step faster (smash, tumbler, spinner and
-//! rain 3–20 % at one thread in three alternating runs). The cap is Box2D's 5 cm doubled: with
-//! 5 cm, the slowly sinking boxes of a settling 100-row pyramid escape their fat boxes more
-//! often, and the pair search took 0.065–0.082 ms per step instead of 0.028–0.042 and the box
-//! tests about 0.03 ms more (together some 2.5 % of the step), while the one scene of large
-//! dynamic shapes, compounds, did not measurably gain from the tighter boxes (26,611 contacts
-//! instead of 30,282; the same time within the noise).
+//! shape's radius, capped at 5 cm — Box2D v3's rule, which keeps the contact counts of every
+//! scene with Box2D's (the counts the pair search and the narrowphase pay for). With the cap at
+//! 10 cm, scenes of large moving shapes kept 10 % more pairs than Box2D (compounds 29,340
+//! against 26,717; 26,425 with 5 cm). Growing a re-inserted box along the body's motion
+//! (several steps of its displacement, as Box2D v2 did) was tried and dropped: fast bodies
+//! then drag huge boxes through everything (the spinner scene went from 22,887 contacts to
+//! 259,199).
 //!
 //! Only proxies that were created or re-inserted can start new overlaps, so those go in the
 //! *move buffer*, and the pair update queries only them:
@@ -65,8 +62,8 @@ use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The most a moving proxy's fat box extends beyond the shape's reach ([`proxy_box`]), in
-/// metres: the margin of shapes of 0.8 m radius and larger ([`fat_margin`]).
-pub(crate) const FAT_MARGIN: f32 = 0.1;
+/// metres: the margin of shapes of 0.4 m radius and larger ([`fat_margin`]).
+pub(crate) const FAT_MARGIN: f32 = 0.05;
 
 /// A smaller shape's margin per metre of its radius (its farthest point from its centroid).
 pub(crate) const FAT_MARGIN_PER_RADIUS: f32 = 0.125;
@@ -326,9 +323,11 @@ impl BroadPhase {
         let Some(query_shape) = shapes.get_by_index(query_index) else {
             return;
         };
+        let query_dynamic = is_dynamic(bodies, query_shape.body);
         let mut visit = |_proxy: u32, user_data: u64| {
             let other_index = user_data as u32;
-            if self.reports_pair(query_index, query_shape, other_index, shapes, bodies) {
+            let query = (query_index, query_shape, query_dynamic);
+            if self.reports_pair(query, other_index, shapes, bodies) {
                 pairs.push((query_index.min(other_index), query_index.max(other_index)));
             }
             true
@@ -342,11 +341,13 @@ impl BroadPhase {
         }
     }
 
-    /// Whether the query of moved proxy `query_index` reports its overlap with `other_index`.
+    /// Whether the query of moved proxy `query` (its index, record and whether its body is
+    /// dynamic) reports its overlap with `other_index`. The tests run from the cheapest: most
+    /// overlaps a moved proxy finds already have a contact, and are dismissed by the pair set
+    /// before either shape record or body is read.
     fn reports_pair(
         &self,
-        query_index: u32,
-        query_shape: &ShapeRecord,
+        (query_index, query_shape, query_dynamic): (u32, &ShapeRecord, bool),
         other_index: u32,
         shapes: &Arena<ShapeRecord, ShapeId>,
         bodies: &Arena<Body, BodyId>,
@@ -355,32 +356,15 @@ impl BroadPhase {
         if other_index == query_index || (other_index < query_index && self.is_moved(other_index)) {
             return false;
         }
-        shapes.get_by_index(other_index).is_some_and(|other| {
-            self.may_pair(query_index, query_shape, other_index, other, bodies)
-        })
-    }
-
-    /// Whether two overlapping shapes should get a contact.
-    fn may_pair(
-        &self,
-        index_a: u32,
-        shape_a: &ShapeRecord,
-        index_b: u32,
-        shape_b: &ShapeRecord,
-        bodies: &Arena<Body, BodyId>,
-    ) -> bool {
-        if shape_a.body == shape_b.body || !shape_a.filter.should_collide(&shape_b.filter) {
+        if self.pair_set.contains(&pair_key(query_index, other_index)) {
             return false;
         }
-        let is_dynamic = |id| {
-            bodies
-                .get(id)
-                .is_some_and(|b: &Body| b.body_type == BodyType::Dynamic)
+        let Some(other) = shapes.get_by_index(other_index) else {
+            return false;
         };
-        if !is_dynamic(shape_a.body) && !is_dynamic(shape_b.body) {
-            return false;
-        }
-        !self.pair_set.contains(&pair_key(index_a, index_b))
+        query_shape.body != other.body
+            && query_shape.filter.should_collide(&other.filter)
+            && (query_dynamic || is_dynamic(bodies, other.body))
     }
 
     /// The buffered proxies' shape indices (for validation).
@@ -388,6 +372,13 @@ impl BroadPhase {
     pub(crate) fn move_buffer(&self) -> &[u32] {
         &self.move_buffer
     }
+}
+
+/// Whether `body` is a live dynamic body.
+fn is_dynamic(bodies: &Arena<Body, BodyId>, body: BodyId) -> bool {
+    bodies
+        .get(body)
+        .is_some_and(|b| b.body_type == BodyType::Dynamic)
 }
 
 impl World {

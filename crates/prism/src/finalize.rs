@@ -432,7 +432,7 @@ mod tests {
                 }
             }
             // The bar's tips travel 2 m × 0.8 rad/s × 4 s = 6.4 m and the slider 2.9 m, each
-            // re-inserted once per margin (9 or 10 cm) or so.
+            // re-inserted once per margin (5 cm) or so.
             assert!(moves[0] > 10 && moves[1] > 10, "{moves:?}");
             let slack = world.sim(rester).unwrap().fat_slack;
             let allowance = 1.0e-6 * steps as f32;
@@ -444,9 +444,9 @@ mod tests {
         }
     }
 
-    /// A small shape's slack is an eighth of its radius, a large one's is capped at 10 cm: a
+    /// A small shape's slack is an eighth of its radius, a large one's is capped at 5 cm: a
     /// 3 cm move takes a 0.1 m box (margin 0.9 cm) out of its fat box but leaves a 2 m box
-    /// (margin 10 cm) inside, and each re-inserted box is its new reach grown by its own margin.
+    /// (margin 5 cm) inside, and each re-inserted box is its new reach grown by its own margin.
     #[test]
     fn fat_margins_scale_with_shape_size() {
         let mut world = World::new(WorldDef {
