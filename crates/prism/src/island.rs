@@ -36,6 +36,7 @@ use crate::contact::ContactSim;
 use crate::sleep::BodyEventBuffers;
 use crate::world::World;
 use collision::geometry::compute_aabb;
+use core_soa::math::hypot;
 use core_soa::{BodyType, Transform};
 use island::{ConstraintKey, IslandGraph, IslandId, SolverSets};
 
@@ -147,7 +148,7 @@ impl World {
                 let far_y = (local.min.y - center.y)
                     .abs()
                     .max((local.max.y - center.y).abs());
-                far_x.hypot(far_y)
+                hypot(far_x, far_y)
             })
             .fold(0.0f32, f32::max);
         let extents = &mut self.islands.max_extents;
