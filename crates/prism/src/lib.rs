@@ -56,7 +56,7 @@
 //! index order, so the world is bitwise identical for any worker count, run after run.
 //!
 //! **What is guaranteed, and tested.** The same calls give bitwise the same world — every
-//! position, rotation, velocity, sleep state, event and joint angle —
+//! body's pose, velocity and sleep state, and the joint angles —
 //!
 //! - for any worker count (`tests/determinism.rs`, and the sleep and joint tests);
 //! - for any solver lane width, 1, 4 or 8 ([`SOLVER_LANES`]), and for the AVX2 build
