@@ -26,7 +26,7 @@
 use core::f32::consts::PI;
 
 use core_soa::Vec2;
-use core_soa::math::cross;
+use core_soa::math::{atan2, cross, sin};
 
 use crate::shapes::{Capsule, Circle, Polygon, Shape};
 
@@ -163,10 +163,10 @@ impl MomentSums {
     /// `φ ∈ [−θ/2, θ/2]`, i.e. `(r³/3)·2 sin(θ/2)`. Moving to the reference point (`x = apex + u`):
     /// `S = A·apex + S_apex`, `J = A|apex|² + 2 apex·S_apex + J_apex`.
     fn add_sector(&mut self, apex: Vec2, from: Vec2, to: Vec2, r: f32) {
-        let angle = cross(from, to).atan2(from.dot(to)).max(0.0);
+        let angle = atan2(cross(from, to), from.dot(to)).max(0.0);
         let bisector = (from + to).normalize_or_zero();
         let area = 0.5 * r * r * angle;
-        let apex_first_moment = (2.0 / 3.0) * r * r * r * (0.5 * angle).sin() * bisector;
+        let apex_first_moment = (2.0 / 3.0) * r * r * r * sin(0.5 * angle) * bisector;
         let apex_second_moment = 0.25 * r * r * r * r * angle;
         self.area += area;
         self.first_moment += area * apex + apex_first_moment;

@@ -4,6 +4,13 @@
 //! cosine/sine [`Rot`], the rigid [`Transform`]), generational ids and the pools that hand them
 //! out, a [`BitSet`], and the three tiers in which a body is stored.
 //!
+//! The math includes Prism's own sine, cosine, arctangent and hypotenuse
+//! ([`math::sin_cos`], [`math::atan2`], [`math::hypot`]; `math/trig.rs` explains them). The
+//! platform's libm rounds those differently from one platform to the next; these are built
+//! only from operations IEEE 754 rounds exactly (`+ − × ÷ √` and integer arithmetic), so a
+//! rotation made from an angle, or an angle measured from a rotation, has the same bits on
+//! every machine. Every use of them in the engine goes through these functions.
+//!
 //! "Structure of arrays" in Prism means one array per *access pattern*, not one array per float.
 //! The solver gathers bodies at random through constraint indices, so the record it touches must
 //! be a single aligned load:

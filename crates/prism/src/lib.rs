@@ -65,12 +65,46 @@
 //! takes user input validates it first and returns [`PrismError`] naming the field; nothing is
 //! half-created on error.
 //!
-//! ## Threads and determinism
+//! ## Determinism
 //!
 //! The world owns a rayon pool of `WorldDef::worker_count` threads and runs each step inside it.
 //! Every parallel pass cuts its work into fixed chunks that do not depend on the worker count,
 //! every per-item result depends only on its own inputs, and every serial pass walks in a fixed
 //! order, so the world is bitwise identical for any worker count, run after run.
+//!
+//! **What is guaranteed, and tested.** The same calls give bitwise the same world — every
+//! body's pose, velocity and sleep state, and the joint angles —
+//!
+//! - for any worker count (`tests/determinism.rs`, and the sleep and joint tests);
+//! - for any solver lane width, 1, 4 or 8 ([`SOLVER_LANES`]), and for the AVX2 build
+//!   (`target-cpu=x86-64-v3`, this workspace's default) and the baseline x86-64 build (SSE2):
+//!   `tests/golden.rs` steps fixed scenes — a pyramid, a smash, a ragdoll pile, jointed
+//!   machines, sleep and wake — and CI checks that the 8-lane, 4-lane and 1-lane builds all
+//!   end on the same committed hashes;
+//! - on x86-64, with the same compiler version.
+//!
+//! Why it holds: every floating-point operation in the step is a single IEEE 754 binary32
+//! operation, rounded to nearest, in a fixed order. Nothing is fused (Rust never contracts
+//! `a * b + c` into a fused multiply-add, and Prism never calls `mul_add`), nothing uses a
+//! reciprocal estimate, `sqrt` and `/` are correctly rounded by the standard, and a SIMD lane
+//! performs exactly the scalar code's operations (`solver_simd::wide`). The functions the
+//! standard does *not* pin down — sine, cosine, arctangent, hypotenuse — never come from the
+//! platform's libm, which differs between platforms and versions: [`Rot::from_angle`],
+//! [`Rot::angle`], joint angles, joint frames from an axis, the mass of rounded polygons and
+//! the sleep extent use core-soa's own polynomial implementations (re-exported as
+//! [`math`]), built from correctly rounded operations only, so they give the same bits
+//! everywhere (within 1 ulp for `sin`/`cos`, 2 ulp for `atan2`). Inputs you compute yourself
+//! should use them too: `Rot::from_angle(a)` rather than `(a.cos(), a.sin())`.
+//!
+//! **What is not guaranteed.** Other architectures (aarch64, wasm32) are untested. The same
+//! bits are *expected* there — Rust does not contract to fused multiply-add on aarch64 either,
+//! and the trigonometry is Prism's own — but two things could differ and nothing checks them:
+//! `f32::min`/`f32::max` leave the sign of a zero result unspecified (x86's `minss` and ARM's
+//! `fminnm` resolve `min(−0, +0)` differently), and the `wide` crate's other SIMD back ends may
+//! resolve such ties, or NaN, differently from `minps`/`maxps`. A different compiler version is
+//! likewise expected, not promised, to agree; 32-bit x86 without SSE2 (x87 double rounding) is
+//! not supported. A new Prism version may change the bits on purpose: the golden hashes change
+//! with it, and the change is explained where it is made.
 //!
 //! Continuous collision is not part of the step yet: `enable_continuous` is stored in the
 //! definitions for when it is.
@@ -152,6 +186,13 @@ pub use solver_simd::joint::{
     WheelJoint,
 };
 pub use solver_simd::{SolverKind, SolverProfile};
+
+/// Deterministic trigonometry: the same bits on every platform, unlike `f32::sin` and friends,
+/// which call the platform's libm. Use these for anything that feeds the simulation (see
+/// "Determinism" above); they are what [`Rot::from_angle`] and [`Rot::angle`] use.
+pub mod math {
+    pub use core_soa::math::{atan2, cos, hypot, sin, sin_cos};
+}
 
 /// How many constraints of a colour the solver handles at once in this build: 8 where AVX2 is
 /// enabled, 4 otherwise, 1 with the `scalar` feature. Results do not depend on it (see the

@@ -29,6 +29,7 @@ use crate::error::{PrismError, finite_vec, non_negative, positive};
 use crate::world::World;
 use collision::geometry::compute_aabb;
 use collision::mass::{MassData, compute_mass};
+use core_soa::math::hypot;
 use core_soa::{BodyId, BodySim, BodyState, BodyType, ShapeId, Transform, Vec2, cross_sv};
 
 impl World {
@@ -147,7 +148,7 @@ impl World {
                 let far_y = (local.min.y - center.y)
                     .abs()
                     .max((local.max.y - center.y).abs());
-                far_x.hypot(far_y)
+                hypot(far_x, far_y)
             })
             .fold(0.0f32, f32::max);
         if let Some((sim, _)) = self.body_sim_state_mut(body_index) {

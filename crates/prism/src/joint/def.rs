@@ -22,6 +22,7 @@
 //! so that the frame-A x axis is the user's axis and the joint angle is zero at the reference.
 
 use crate::error::PrismError;
+use core_soa::math::atan2;
 use core_soa::{BodyId, Rot, Transform, Vec2};
 use solver_simd::joint::{
     DistanceJoint, JointKind, MotorJoint, PrismaticJoint, RevoluteJoint, TargetJoint, WeldJoint,
@@ -213,7 +214,7 @@ impl JointBlueprint {
                 requirement: "a direction of non-zero length",
             });
         }
-        let axis_angle = axis.y.atan2(axis.x);
+        let axis_angle = atan2(axis.y, axis.x);
         Ok(JointBlueprint {
             base,
             kind,
