@@ -1,7 +1,7 @@
 //! One solver step (four substeps) of a large wall of boxes: the scalar path against the wide
 //! colours, on one and two threads.
 //!
-//! The scene is `solver_simd::synthetic::BoxGrid`: 100 × 50 unit boxes resting on the ground,
+//! The scene is `solver_simd::test_support::BoxGrid`: 100 × 50 unit boxes resting on the ground,
 //! each touching the box below and its right neighbour, so 5,000 bodies and 9,950 two-point
 //! contacts — the size of Box2D's `large_pyramid` (5,050 boxes, about 10,000 touching
 //! contacts). The contacts are coloured by the engine's persistent colouring
@@ -16,8 +16,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use graph_coloring::{ColorIndex, ConstraintGraph, ConstraintKind, Endpoint, GRAPH_COLOR_COUNT};
-use solver_simd::constraints::ColorRanges;
-use solver_simd::synthetic::BoxGrid;
+use solver_simd::test_support::{BoxGrid, ColorRanges};
 use solver_simd::{ContactSolver, SolverParams, SolverProfile};
 use std::time::{Duration, Instant};
 

@@ -7,8 +7,8 @@
 
 use core_soa::{BodyState, Rot, Vec2, body_flags};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use solver_simd::gather_scatter::{BodyStateW, gather_lanewise, scatter_lanewise};
-use solver_simd::wide::{FloatW, LANES};
+use solver_simd::LANES;
+use solver_simd::test_support::{BodyStateW, FloatW, gather_lanewise, scatter_lanewise};
 use std::hint::black_box;
 
 const STATE_COUNT: usize = 10_000;
@@ -63,8 +63,8 @@ fn gather_scatter(c: &mut Criterion) {
             run(
                 black_box(&mut s),
                 &bundles,
-                solver_simd::gather_scatter::gather,
-                solver_simd::gather_scatter::scatter,
+                solver_simd::test_support::gather,
+                solver_simd::test_support::scatter,
             )
         })
     });

@@ -18,10 +18,12 @@ impl Aabb {
     /// Whether the two boxes overlap (touching counts).
     #[inline]
     pub fn overlaps(&self, other: &Aabb) -> bool {
-        !(other.min.x > self.max.x
-            || other.min.y > self.max.y
-            || self.min.x > other.max.x
-            || self.min.y > other.max.y)
+        // Non-short-circuit `|`: four comparisons and one branch, not four branches (the
+        // tree's queries test many boxes whose outcome no predictor can guess).
+        !((other.min.x > self.max.x)
+            | (other.min.y > self.max.y)
+            | (self.min.x > other.max.x)
+            | (self.min.y > other.max.y))
     }
 
     /// Whether `other` lies inside `self`.

@@ -41,6 +41,7 @@ pub mod body;
 pub mod body_state;
 pub mod id;
 pub mod math;
+pub mod shared;
 
 #[cfg(test)]
 mod test_rng;
@@ -51,3 +52,4 @@ pub use body_state::{BodyState, NULL_BODY, body_flags};
 pub use glam::Vec2;
 pub use id::{Arena, ArenaKey, BodyId, ContactId, Id, IdPool, JointId, ShapeId};
 pub use math::{Rot, Transform, cross, cross_sv, cross_vs, left_perp, right_perp};
+pub use shared::SharedSlice;

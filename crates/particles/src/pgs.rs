@@ -62,10 +62,10 @@ use crate::constraint::{RowTemplate, RowValue, blocks};
 use crate::contact::{ContactSet, for_particle_chunks};
 use crate::parallel::{CHUNK, PARALLEL_MIN, for_chunks};
 use crate::topology::Topology;
+use core_soa::SharedSlice;
 use core_soa::Vec2;
 use glam::DVec2;
 use rayon::prelude::*;
-use solver_simd::shared::SharedSlice;
 
 /// One row prepared for a substep's velocity sweeps.
 #[derive(Clone, Copy, Debug, Default)]

@@ -29,9 +29,9 @@
 use crate::constraint::blocks;
 use crate::parallel::{PARALLEL_MIN, for_chunks};
 use crate::topology::Topology;
+use core_soa::SharedSlice;
 use glam::DVec2;
 use rayon::prelude::*;
-use solver_simd::shared::SharedSlice;
 
 /// How the constraint system is preconditioned.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -197,4 +197,4 @@ pub mod math {
 /// How many constraints of a colour the solver handles at once in this build: 8 where AVX2 is
 /// enabled, 4 otherwise, 1 with the `scalar` feature. Results do not depend on it (see the
 /// lane-width test in `tests/lane_width.rs`).
-pub const SOLVER_LANES: usize = solver_simd::wide::LANES;
+pub const SOLVER_LANES: usize = solver_simd::LANES;

@@ -91,6 +91,7 @@ impl<'a, C> StepConstraints<'a, C> {
 /// Where each colour's constraints sit in an array ordered by colour (colour 0's, colour 1's,
 /// …, then the overflow set's): how a caller that keeps its constraints in one array, such as a
 /// test scene, hands them to the solver ([`ColorRanges::split`]).
+#[cfg(any(test, feature = "test-support"))]
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ColorRanges {
     /// Each colour's range, in order, end to end from 0.
@@ -99,6 +100,7 @@ pub struct ColorRanges {
     pub overflow: core::ops::Range<usize>,
 }
 
+#[cfg(any(test, feature = "test-support"))]
 impl ColorRanges {
     /// All of `count` constraints in the overflow set.
     pub fn overflow_only(count: usize) -> ColorRanges {

@@ -43,12 +43,11 @@ use crate::contact_constraint::{
     ContactConstraint, ContactConstraintPoint, ContactSoftness, NormalSoftness, checked_body_index,
 };
 use crate::contact_solver::{ContactRows, RelaxBias, SoftBias, finite_or_zero};
-use crate::gather_scatter::{BodyStateW, gather, scatter};
+use crate::gather_scatter::{BodyLanes, BodyStateW, gather};
 use crate::normal_block::{BlockRow, MAX_CONDITION, solve_block};
 use crate::sequential_impulses::BaumgarteBias;
-use crate::shared::SharedSlice;
 use crate::wide::{FloatW, LANES, MaskW, Vec2W, cross_sv};
-use core_soa::{BodyState, NULL_BODY, Vec2, body_flags};
+use core_soa::{BodyState, NULL_BODY, Vec2};
 
 /// One point slot of a bundle: [`ContactConstraintPoint`] with a lane per contact.
 #[derive(Clone, Copy, Debug, Default)]
@@ -320,7 +319,9 @@ impl LaneInputs {
 /// Prepares `contacts` (at most [`LANES`]) into one bundle: the scalar
 /// [`prepare_contact`](crate::contact_constraint::prepare_contact) for all lanes at once,
 /// operation for operation, so lane `i` holds the bits the scalar preparation gives for
-/// `contacts[i]`. `states` is the whole awake array.
+/// `contacts[i]`. `states` is the whole awake array. (The step prepares bundles in place,
+/// [`prepare_bundle_in_place`]; this is the form tests and checks compare with.)
+#[cfg(test)]
 pub fn prepare_bundle<C: ContactRecord>(
     contacts: &[C],
     states: &[BodyState],
@@ -534,111 +535,6 @@ pub fn store_bundle_impulses<C: ContactRecord>(bundle: &ContactBundle, contacts:
             mp.max_normal_impulse = finite_or_zero(max_normal_impulse[lane]);
             mp.normal_velocity = finite_or_zero(relative_velocity[lane]);
         }
-    }
-}
-
-/// Reading and writing the bodies of a bundle's lanes.
-pub trait BodyLanes {
-    /// The states of `indices` ([`BodyState::IDENTITY`] for [`NULL_BODY`]).
-    fn gather(&self, indices: &[u32; LANES]) -> BodyStateW;
-    /// Writes the lanes of `bodies` back to the dynamic bodies among `indices`.
-    fn scatter(&mut self, indices: &[u32; LANES], bodies: &BodyStateW);
-}
-
-impl BodyLanes for [BodyState] {
-    #[inline]
-    fn gather(&self, indices: &[u32; LANES]) -> BodyStateW {
-        gather(self, indices)
-    }
-
-    #[inline]
-    fn scatter(&mut self, indices: &[u32; LANES], bodies: &BodyStateW) {
-        scatter(self, indices, bodies)
-    }
-}
-
-/// Lane `i` reads row `i` of a local array in [`SharedBodies`].
-const LANE_ROWS: [u32; LANES] = {
-    let mut rows = [0u32; LANES];
-    let mut i = 0;
-    while i < LANES {
-        rows[i] = i as u32;
-        i += 1;
-    }
-    rows
-};
-
-/// The awake body states as seen by one thread solving bundles of one colour while other
-/// threads solve other bundles of the same colour.
-pub struct SharedBodies<'s, 'a> {
-    states: &'s SharedSlice<'a, BodyState>,
-}
-
-impl<'s, 'a> SharedBodies<'s, 'a> {
-    /// A view of `states` for solving bundles of one colour.
-    ///
-    /// # Safety
-    /// While the view is used, no other thread may access a dynamic body that the bundles
-    /// passed through this view name, and no thread may write any other body they name. The
-    /// colour invariant (no dynamic body twice in a colour) together with disjoint blocks of
-    /// one colour per thread gives exactly this; scatter never writes a non-dynamic body.
-    pub unsafe fn new(states: &'s SharedSlice<'a, BodyState>) -> SharedBodies<'s, 'a> {
-        SharedBodies { states }
-    }
-}
-
-impl BodyLanes for SharedBodies<'_, '_> {
-    #[inline]
-    fn gather(&self, indices: &[u32; LANES]) -> BodyStateW {
-        let rows = indices.map(|index| {
-            if index == NULL_BODY {
-                BodyState::IDENTITY
-            } else {
-                // SAFETY: `new`'s contract: nobody writes the bodies of this thread's bundles
-                // while it reads them.
-                unsafe { self.states.read(index as usize) }
-            }
-        });
-        gather(&rows, &LANE_ROWS)
-    }
-
-    #[inline]
-    fn scatter(&mut self, indices: &[u32; LANES], bodies: &BodyStateW) {
-        let rows = lane_states(bodies);
-        for ((&index, row), &flags) in indices.iter().zip(rows).zip(&bodies.flags) {
-            if index != NULL_BODY && flags & body_flags::DYNAMIC != 0 {
-                // SAFETY: `new`'s contract: this dynamic body belongs to this thread's bundle
-                // alone while the view is used.
-                unsafe { self.states.write(index as usize, row) };
-            }
-        }
-    }
-}
-
-/// The lanes of `bodies` as states: the transpose of [`crate::gather_scatter::scatter`]
-/// without its stores, as eight registers turned into eight 32-byte rows where AVX2 is
-/// available.
-#[inline]
-fn lane_states(bodies: &BodyStateW) -> [BodyState; LANES] {
-    #[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
-    {
-        use ::wide::f32x8;
-        let columns = [
-            bodies.linear_velocity.x.0,
-            bodies.linear_velocity.y.0,
-            bodies.angular_velocity.0,
-            bytemuck::cast::<[u32; LANES], f32x8>(bodies.flags),
-            bodies.delta_position.x.0,
-            bodies.delta_position.y.0,
-            bodies.delta_rotation.c.0,
-            bodies.delta_rotation.s.0,
-        ];
-        // A BodyState is eight 4-byte plain-old-data fields in the order of `columns`.
-        f32x8::transpose(columns).map(bytemuck::cast::<f32x8, BodyState>)
-    }
-    #[cfg(not(all(not(feature = "scalar"), target_feature = "avx2")))]
-    {
-        bodies.to_lanes()
     }
 }
 

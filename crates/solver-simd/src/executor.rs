@@ -107,10 +107,6 @@ struct Rendezvous<'a, F> {
 }
 
 impl StagedExecutor {
-    pub fn new() -> StagedExecutor {
-        StagedExecutor::default()
-    }
-
     /// Runs the stages whose block counts are `block_counts`, in order: `run_block(stage,
     /// block)` once for every block of every stage, with up to `workers` threads (at least
     /// one: the caller). Blocks of one stage may run in any order and concurrently; a stage
@@ -356,7 +352,7 @@ mod tests {
             .num_threads(4)
             .build()
             .unwrap();
-        let mut executor = StagedExecutor::new();
+        let mut executor = StagedExecutor::default();
         for workers in 1..=4 {
             for _ in 0..3 {
                 let recorder = Recorder::new(&counts);
@@ -398,7 +394,7 @@ mod tests {
             .build()
             .unwrap();
         pool.install(|| {
-            StagedExecutor::new().run(
+            StagedExecutor::default().run(
                 6,
                 counts.iter().copied(),
                 &|s, b| recorder.run(s, b),
@@ -419,7 +415,7 @@ mod tests {
     fn a_panicking_block_is_reported_not_deadlocked() {
         let ran_after = Mutex::new(Vec::new());
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            StagedExecutor::new().run(
+            StagedExecutor::default().run(
                 2,
                 [8, 8, 8],
                 &|s, b| {

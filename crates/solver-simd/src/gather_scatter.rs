@@ -29,12 +29,16 @@
 //! - a written lane stores all 32 bytes, the flags as carried in the bundle (kernels leave them
 //!   as gathered).
 //!
+//! The kernels reach bodies through [`BodyLanes`]: a plain slice of states on one thread, or
+//! [`SharedBodies`] when several threads solve bundles of one colour at once, each writing
+//! only the dynamic bodies of its own bundles (the colour invariant).
+//!
 //! Indices other than [`NULL_BODY`] must be in bounds: they are built by the solver from its
 //! own awake-state array, so an out-of-range index is an internal bug and panics like any slice
 //! index. The colour invariant guarantees no dynamic body appears in two lanes of a bundle.
 
-use crate::wide::{FloatW, LANES, MaskW, RotW, Vec2W};
-use core_soa::{BodyState, NULL_BODY, body_flags};
+use crate::wide::{FloatW, LANES, RotW, Vec2W};
+use core_soa::{BodyState, NULL_BODY, SharedSlice, body_flags};
 
 /// [`LANES`] body states, field by field.
 #[derive(Clone, Copy, Debug)]
@@ -71,7 +75,12 @@ impl BodyStateW {
     }
 
     /// The state of each lane.
-    pub fn to_lanes(&self) -> [BodyState; LANES] {
+    // The AVX2 build transposes instead; the portable path and the tests use this.
+    #[cfg_attr(
+        all(not(feature = "scalar"), target_feature = "avx2"),
+        allow(dead_code)
+    )]
+    pub fn to_lanes(self) -> [BodyState; LANES] {
         let v = self.linear_velocity.to_lanes();
         let w = self.angular_velocity.to_array();
         let dp = self.delta_position.to_lanes();
@@ -83,11 +92,6 @@ impl BodyStateW {
             delta_position: dp[i],
             delta_rotation: dq[i],
         })
-    }
-
-    /// True in the lanes whose flags contain every bit of `flag`.
-    pub fn has_flag(&self, flag: u32) -> MaskW {
-        MaskW::from_bools(self.flags.map(|f| f & flag == flag))
     }
 }
 
@@ -137,12 +141,20 @@ pub fn scatter(states: &mut [BodyState], indices: &[u32; LANES], bundle: &BodySt
 }
 
 /// [`gather`] one lane at a time: the portable reference version.
+#[cfg_attr(
+    all(not(feature = "scalar"), target_feature = "avx2"),
+    allow(dead_code)
+)]
 #[inline]
 pub fn gather_lanewise(states: &[BodyState], indices: &[u32; LANES]) -> BodyStateW {
     BodyStateW::from_lanes(&indices.map(|index| state_or_identity(states, index)))
 }
 
 /// [`scatter`] one lane at a time: the portable reference version.
+#[cfg_attr(
+    all(not(feature = "scalar"), target_feature = "avx2"),
+    allow(dead_code)
+)]
 #[inline]
 pub fn scatter_lanewise(states: &mut [BodyState], indices: &[u32; LANES], bundle: &BodyStateW) {
     let lanes = bundle.to_lanes();
@@ -195,6 +207,111 @@ pub fn scatter_transposed(states: &mut [BodyState], indices: &[u32; LANES], bund
         if writable(states, index) {
             states[index as usize] = bytemuck::cast::<f32x8, BodyState>(row);
         }
+    }
+}
+
+/// Reading and writing the bodies of a bundle's lanes.
+pub trait BodyLanes {
+    /// The states of `indices` ([`BodyState::IDENTITY`] for [`NULL_BODY`]).
+    fn gather(&self, indices: &[u32; LANES]) -> BodyStateW;
+    /// Writes the lanes of `bodies` back to the dynamic bodies among `indices`.
+    fn scatter(&mut self, indices: &[u32; LANES], bodies: &BodyStateW);
+}
+
+impl BodyLanes for [BodyState] {
+    #[inline]
+    fn gather(&self, indices: &[u32; LANES]) -> BodyStateW {
+        gather(self, indices)
+    }
+
+    #[inline]
+    fn scatter(&mut self, indices: &[u32; LANES], bodies: &BodyStateW) {
+        scatter(self, indices, bodies)
+    }
+}
+
+/// Lane `i` reads row `i` of a local array in [`SharedBodies`].
+const LANE_ROWS: [u32; LANES] = {
+    let mut rows = [0u32; LANES];
+    let mut i = 0;
+    while i < LANES {
+        rows[i] = i as u32;
+        i += 1;
+    }
+    rows
+};
+
+/// The awake body states as seen by one thread solving bundles of one colour while other
+/// threads solve other bundles of the same colour.
+pub struct SharedBodies<'s, 'a> {
+    states: &'s SharedSlice<'a, BodyState>,
+}
+
+impl<'s, 'a> SharedBodies<'s, 'a> {
+    /// A view of `states` for solving bundles of one colour.
+    ///
+    /// # Safety
+    /// While the view is used, no other thread may access a dynamic body that the bundles
+    /// passed through this view name, and no thread may write any other body they name. The
+    /// colour invariant (no dynamic body twice in a colour) together with disjoint blocks of
+    /// one colour per thread gives exactly this; scatter never writes a non-dynamic body.
+    pub unsafe fn new(states: &'s SharedSlice<'a, BodyState>) -> SharedBodies<'s, 'a> {
+        SharedBodies { states }
+    }
+}
+
+impl BodyLanes for SharedBodies<'_, '_> {
+    #[inline]
+    fn gather(&self, indices: &[u32; LANES]) -> BodyStateW {
+        let rows = indices.map(|index| {
+            if index == NULL_BODY {
+                BodyState::IDENTITY
+            } else {
+                // SAFETY: `new`'s contract: nobody writes the bodies of this thread's bundles
+                // while it reads them.
+                unsafe { self.states.read(index as usize) }
+            }
+        });
+        gather(&rows, &LANE_ROWS)
+    }
+
+    #[inline]
+    fn scatter(&mut self, indices: &[u32; LANES], bodies: &BodyStateW) {
+        let rows = lane_states(bodies);
+        for ((&index, row), &flags) in indices.iter().zip(rows).zip(&bodies.flags) {
+            if index != NULL_BODY && flags & body_flags::DYNAMIC != 0 {
+                // SAFETY: `new`'s contract: this dynamic body belongs to this thread's bundle
+                // alone while the view is used.
+                unsafe { self.states.write(index as usize, row) };
+            }
+        }
+    }
+}
+
+/// The lanes of `bodies` as states: the transpose of [`crate::gather_scatter::scatter`]
+/// without its stores, as eight registers turned into eight 32-byte rows where AVX2 is
+/// available.
+#[inline]
+fn lane_states(bodies: &BodyStateW) -> [BodyState; LANES] {
+    #[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
+    {
+        use ::wide::f32x8;
+        let columns = [
+            bodies.linear_velocity.x.0,
+            bodies.linear_velocity.y.0,
+            bodies.angular_velocity.0,
+            bytemuck::cast::<[u32; LANES], f32x8>(bodies.flags),
+            bodies.delta_position.x.0,
+            bodies.delta_position.y.0,
+            bodies.delta_rotation.c.0,
+            bodies.delta_rotation.s.0,
+        ];
+        // A BodyState is eight 4-byte plain-old-data fields in the order of `columns`.
+        f32x8::transpose(columns).map(bytemuck::cast::<f32x8, BodyState>)
+    }
+    #[cfg(not(all(not(feature = "scalar"), target_feature = "avx2")))]
+    {
+        bodies.to_lanes()
     }
 }
 
@@ -323,20 +440,6 @@ mod tests {
             }
         }
         assert!(written > 0 && written < BODIES);
-    }
-
-    #[test]
-    fn has_flag_reads_lane_flags() {
-        let states = states();
-        let indices = bundles()[0];
-        let mask = gather(&states, &indices)
-            .has_flag(body_flags::DYNAMIC)
-            .to_bools();
-        for (lane, &index) in indices.iter().enumerate() {
-            let dynamic =
-                index != NULL_BODY && states[index as usize].flags & body_flags::DYNAMIC != 0;
-            assert_eq!(mask[lane], dynamic, "lane {lane}");
-        }
     }
 
     #[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]

@@ -41,9 +41,9 @@
 use crate::joint::JointConstraint;
 use crate::joint::rows::JointPair;
 use crate::params::SolverKind;
-use crate::shared::SharedSlice;
 use crate::stages::{Stage, StepContext};
 use core::ops::Range;
+use core_soa::SharedSlice;
 use core_soa::{BodySim, BodyState, NULL_BODY, body_flags};
 
 /// The shared arrays a joint block needs.

@@ -1,33 +1,36 @@
 //! # solver-simd — the constraint solver
 //!
-//! This crate turns the World's touching contacts and awake bodies into one step of motion. It
-//! owns:
+//! This crate turns the World's touching contacts, joints and awake bodies into one step of
+//! motion. Inside, one file per concept:
 //!
-//! - **softness math** ([`softness`]): a constraint as an implicitly integrated spring-damper,
+//! - **softness math** (`softness.rs`): a constraint as an implicitly integrated spring-damper,
 //!   reduced to three coefficients (bias rate, mass scale, impulse scale);
-//! - **contact constraints**: preparation once per step ([`contact_constraint`]: anchors,
+//! - **contact constraints**: preparation once per step (`contact_constraint.rs`: anchors,
 //!   effective masses, base separation, approach speed) and the velocity passes over them
-//!   ([`contact_solver`]: warm start, soft solve, rigid relax, friction, restitution, impulse
-//!   store). This scalar path is the reference, and the solver for constraints that find no
-//!   graph colour;
-//! - **wide contact constraints** ([`contact_wide`]): the same preparation and passes over
-//!   bundles of [`wide::LANES`] contacts of one colour, one per SIMD lane, bit for bit the
-//!   scalar results, built on the wide float types ([`wide`]) and the body transpose
-//!   ([`gather_scatter`]);
-//! - **body integration** ([`integrate`]): gravity, forces, damping, speed clamps, the step's
+//!   (`contact_solver.rs`: warm start, soft solve, rigid relax, friction, restitution, impulse
+//!   store), with the two normal rows of a two-point manifold solved as one block
+//!   (`normal_block.rs`). This scalar path is the reference, and the solver for constraints
+//!   that find no graph colour;
+//! - **wide contact constraints** (`contact_wide.rs`): the same preparation and passes over
+//!   bundles of [`LANES`] contacts of one colour, one per SIMD lane, bit for bit the scalar
+//!   results, built on the wide float types (`wide.rs`) and the body transpose and lane access
+//!   (`gather_scatter.rs`);
+//! - **joints** ([`joint`]): seven kinds of joint constraint and their passes
+//!   (`joint_passes.rs`), solved in the same stages as the contacts of their colour;
+//! - **body integration** (`integrate.rs`): gravity, forces, damping, speed clamps, the step's
 //!   accumulated displacement, and the final pose;
-//! - **the stages** ([`stages`]): the step as data — the solver kind's list of [`Stage`]s,
+//! - **the stages** (`stages.rs`): the step as data — the solver kind's list of [`Stage`]s,
 //!   expanded per step into entries per graph colour and for the overflow set, each cut into
-//!   blocks by the scene's counts alone ([`step`] runs one block);
-//! - **the staged executor** ([`executor`]): persistent workers in one rayon scope per step
+//!   blocks by the scene's counts alone (`step.rs` runs one block);
+//! - **the staged executor** (`executor.rs`): persistent workers in one rayon scope per step
 //!   claim the blocks of each entry with an atomic counter and meet at entry boundaries, all
-//!   shared mutable access going through one type ([`shared::SharedSlice`]) whose soundness
-//!   rests on the colour invariant, which [`color_layout`] checks before every step;
+//!   shared mutable access going through one type (`core_soa::SharedSlice`) whose soundness
+//!   rests on the colour invariant (`constraints.rs` checks it);
 //! - **two solver kinds** sharing all of the above: the soft step (default) and classic
-//!   sequential impulses with Baumgarte feedback ([`sequential_impulses`]).
+//!   sequential impulses with Baumgarte feedback (`sequential_impulses.rs`).
 //!
 //! ```text
-//!   contacts by colour ──▶ check layout ──▶ bundles (8 lanes) per colour, overflow constraints
+//!   constraints by colour ──▶ check ──▶ bundles (8 lanes) per colour, overflow constraints
 //!                                                  │
 //!   stage list: prepare │ ×N: integrate v, warm start·overflow·c0·c1…, solve·…, integrate x,
 //!               relax·… │ restitution·… │ store          ──▶ executor (1..N threads, same bits)
@@ -66,28 +69,28 @@
 //! and the work partition depends on the scene alone, so a step is a deterministic function of
 //! its input, whatever the number of threads.
 
-pub mod constraints;
-pub mod contact_constraint;
-pub mod contact_solver;
-pub mod contact_wide;
-pub mod executor;
-pub mod gather_scatter;
-pub mod integrate;
+mod constraints;
+mod contact_constraint;
+mod contact_solver;
+mod contact_wide;
+mod executor;
+mod gather_scatter;
+mod integrate;
 pub mod joint;
-pub mod joint_passes;
-pub mod normal_block;
-pub mod params;
-pub mod profile;
-pub mod sequential_impulses;
-pub mod shared;
-pub mod softness;
-pub mod solver;
-pub mod stages;
-pub mod step;
-pub mod synthetic;
+mod joint_passes;
+mod normal_block;
+mod params;
+mod profile;
+mod sequential_impulses;
+mod softness;
+mod solver;
+mod stages;
+mod step;
+#[cfg(any(test, feature = "test-support"))]
+mod synthetic;
 #[cfg(feature = "validate")]
 mod validate;
-pub mod wide;
+mod wide;
 
 use collision::Manifold;
 use core_soa::{BodySim, BodyState};
@@ -98,6 +101,20 @@ pub use profile::SolverProfile;
 pub use softness::Softness;
 pub use solver::{ContactSolver, SolverCounters};
 pub use stages::Stage;
+pub use wide::LANES;
+
+/// What benchmarks and tests outside the crate need to drive the solver's parts directly
+/// (feature `test-support`): a synthetic wall of boxes, colour ranges for constraints kept in
+/// one array, and the wide body transpose.
+#[cfg(feature = "test-support")]
+pub mod test_support {
+    pub use crate::constraints::ColorRanges;
+    pub use crate::gather_scatter::{
+        BodyStateW, gather, gather_lanewise, scatter, scatter_lanewise,
+    };
+    pub use crate::synthetic::BoxGrid;
+    pub use crate::wide::FloatW;
+}
 
 /// The solver's view of one touching contact: what a [`ContactRecord`] carries.
 #[derive(Clone, Copy, Debug)]

@@ -36,11 +36,11 @@ use crate::integrate::{begin_step_on, finalize_bodies_on};
 use crate::params::{SolverKind, SolverParams};
 use crate::profile::{SolverProfile, StageZone, ms_since};
 use crate::sequential_impulses::sequential_impulse_stages;
-use crate::shared::SharedSlice;
 use crate::stages::{Stage, StageEntry, StepContext, StepShape, expand_stages, soft_step_stages};
 use crate::step::{BundleSource, StepArrays, run_block};
 use crate::wide::LANES;
 use core::ops::Range;
+use core_soa::SharedSlice;
 use std::time::Instant;
 
 /// What the last step's solver knew about its work, for the World's counters.

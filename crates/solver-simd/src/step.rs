@@ -24,16 +24,17 @@ use crate::contact_solver::{
     ContactRows, apply_restitution, solve_contacts, store_impulses, warm_start_contacts,
 };
 use crate::contact_wide::{
-    ContactBundle, SharedBodies, prepare_bundle_in_place, restitution_bundles, solve_bundles,
+    ContactBundle, prepare_bundle_in_place, restitution_bundles, solve_bundles,
     store_bundle_impulses, warm_start_bundles,
 };
+use crate::gather_scatter::SharedBodies;
 use crate::integrate::{integrate_positions, integrate_velocities};
 use crate::joint::JointConstraint;
 use crate::joint_passes::{JointArrays, run_joint_block, run_overflow_joint_block};
 use crate::params::SolverKind;
-use crate::shared::SharedSlice;
 use crate::stages::{Stage, StageEntry, StageTarget, StepContext};
 use core::ops::Range;
+use core_soa::SharedSlice;
 use core_soa::{BodySim, BodyState};
 
 /// Where a bundle's contacts are: `lane_count` records of colour `group` from `first` on.

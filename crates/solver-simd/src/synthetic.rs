@@ -44,7 +44,6 @@ enum Touch {
 #[derive(Clone, Debug)]
 pub struct BoxGrid {
     pub columns: usize,
-    pub rows: usize,
     pub states: Vec<BodyState>,
     pub sims: Vec<BodySim>,
     /// The contacts, in colour order after [`BoxGrid::color`].
@@ -60,7 +59,6 @@ impl BoxGrid {
     pub fn new(columns: usize, rows: usize, gap: f32) -> BoxGrid {
         let mut grid = BoxGrid {
             columns,
-            rows,
             states: Vec::new(),
             sims: Vec::new(),
             contacts: Vec::new(),

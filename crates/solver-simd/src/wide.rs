@@ -435,12 +435,6 @@ pub fn cross_sv(s: FloatW, v: Vec2W) -> Vec2W {
     Vec2W::new(-s * v.y, s * v.x)
 }
 
-/// Vector × scalar cross product `v × s = (s·v.y, −s·v.x)`.
-#[inline]
-pub fn cross_vs(v: Vec2W, s: FloatW) -> Vec2W {
-    Vec2W::new(s * v.y, -s * v.x)
-}
-
 impl Add for Vec2W {
     type Output = Vec2W;
     #[inline]
@@ -524,15 +518,6 @@ impl RotW {
         }
     }
 
-    /// Every lane `q`.
-    #[inline]
-    pub fn splat(q: Rot) -> RotW {
-        RotW {
-            c: FloatW::splat(q.c),
-            s: FloatW::splat(q.s),
-        }
-    }
-
     /// Lane `i` is `lanes[i]`.
     #[inline]
     pub fn from_lanes(lanes: [Rot; LANES]) -> RotW {
@@ -552,44 +537,6 @@ impl RotW {
     #[inline]
     pub fn rotate(self, v: Vec2W) -> Vec2W {
         Vec2W::new(self.c * v.x - self.s * v.y, self.s * v.x + self.c * v.y)
-    }
-
-    /// `(c·x + s·y, −s·x + c·y)`, the rotation by the inverse angle.
-    #[inline]
-    pub fn inv_rotate(self, v: Vec2W) -> Vec2W {
-        Vec2W::new(self.c * v.x + self.s * v.y, -self.s * v.x + self.c * v.y)
-    }
-
-    /// `self⁻¹ ∘ other`: multiplication by the conjugate of `self`.
-    #[inline]
-    pub fn inv_mul(self, other: RotW) -> RotW {
-        RotW {
-            c: self.c * other.c + self.s * other.s,
-            s: self.c * other.s - self.s * other.c,
-        }
-    }
-
-    /// Scaled back to unit length; lanes of zero length become the identity.
-    #[inline]
-    pub fn normalize(self) -> RotW {
-        let magnitude = (self.c * self.c + self.s * self.s).sqrt();
-        let inv = FloatW::one() / magnitude;
-        let nonzero = magnitude.cmp_gt(FloatW::zero());
-        RotW {
-            c: FloatW::select(nonzero, self.c * inv, FloatW::one()),
-            s: FloatW::select(nonzero, self.s * inv, FloatW::zero()),
-        }
-    }
-
-    /// Advances by the small angle `delta_angle` (ω·h): `q + Δθ·q⊥`, renormalised — exact to
-    /// first order, as [`Rot::integrate`].
-    #[inline]
-    pub fn integrate(self, delta_angle: FloatW) -> RotW {
-        RotW {
-            c: self.c - delta_angle * self.s,
-            s: self.s + delta_angle * self.c,
-        }
-        .normalize()
     }
 }
 
@@ -753,11 +700,6 @@ mod tests {
                 &|i| core_soa::cross_sv(s[i], a[i]),
                 "cross_sv",
             );
-            check(
-                cross_vs(wa, ws),
-                &|i| core_soa::cross_vs(a[i], s[i]),
-                "cross_vs",
-            );
             check(wa.left_perp(), &|i| core_soa::left_perp(a[i]), "left_perp");
             check(
                 wa.right_perp(),
@@ -774,12 +716,7 @@ mod tests {
     #[test]
     fn wide_rot_matches_scalar() {
         for seed in 0..30 {
-            let (p, q, v, h) = (
-                rot_lanes(seed),
-                rot_lanes(seed + 3),
-                vec_lanes(seed + 11),
-                lanes(seed + 13),
-            );
+            let (p, q, v) = (rot_lanes(seed), rot_lanes(seed + 3), vec_lanes(seed + 11));
             let (wp, wq, wv) = (
                 RotW::from_lanes(p),
                 RotW::from_lanes(q),
@@ -788,38 +725,10 @@ mod tests {
             let rotated = wp.rotate(wv);
             assert_bits(rotated.x, |i| p[i].rotate(v[i]).x, "rotate x");
             assert_bits(rotated.y, |i| p[i].rotate(v[i]).y, "rotate y");
-            let back = wp.inv_rotate(wv);
-            assert_bits(back.x, |i| p[i].inv_rotate(v[i]).x, "inv_rotate x");
-            assert_bits(back.y, |i| p[i].inv_rotate(v[i]).y, "inv_rotate y");
             assert_eq!(
                 wp.mul(wq).to_lanes(),
                 core::array::from_fn(|i| p[i].mul(q[i]))
             );
-            assert_eq!(
-                wp.inv_mul(wq).to_lanes(),
-                core::array::from_fn(|i| p[i].inv_mul(q[i]))
-            );
-            let step = FloatW::from_array(h) * FloatW::splat(0.01);
-            let expected: [Rot; LANES] = core::array::from_fn(|i| p[i].integrate(h[i] * 0.01));
-            let got = wp.integrate(step).to_lanes();
-            for i in 0..LANES {
-                assert_eq!(
-                    got[i].c.to_bits(),
-                    expected[i].c.to_bits(),
-                    "integrate c lane {i}"
-                );
-                assert_eq!(
-                    got[i].s.to_bits(),
-                    expected[i].s.to_bits(),
-                    "integrate s lane {i}"
-                );
-            }
         }
-        let degenerate = RotW {
-            c: FloatW::zero(),
-            s: FloatW::zero(),
-        }
-        .normalize();
-        assert_eq!(degenerate.to_lanes(), [Rot::IDENTITY; LANES]);
     }
 }

@@ -47,10 +47,13 @@ impl NodeStack {
         }
     }
 
-    /// Spilled entries were pushed after the inline array filled, so they come off first.
+    /// Spilled entries were pushed after the inline array filled, so they come off first (and
+    /// there are none unless it is full, which keeps the common pop to one test).
     #[inline]
     pub(super) fn pop(&mut self) -> Option<u32> {
-        if let Some(index) = self.spilled.pop() {
+        if self.inline_len == INLINE_STACK
+            && let Some(index) = self.spilled.pop()
+        {
             return Some(index);
         }
         if self.inline_len == 0 {
@@ -119,23 +122,31 @@ impl DynamicTree {
             !self.boxes_stale,
             "query after deferred moves, before a rebuild"
         );
-        if self.root == NULL_NODE {
+        // A node is pushed only once it passed the tests, so a child that misses costs a test
+        // and no stack traffic: most of the nodes a query looks at are such misses.
+        let passes = |index: u32| {
+            let node = &self.nodes[index as usize];
+            node.category_bits & mask != 0 && node.aabb.overlaps(aabb)
+        };
+        if self.root == NULL_NODE || !passes(self.root) {
             return;
         }
         let mut stack = NodeStack::new();
         stack.push(self.root);
         while let Some(index) = stack.pop() {
             let node = &self.nodes[index as usize];
-            if node.category_bits & mask == 0 || !node.aabb.overlaps(aabb) {
-                continue;
-            }
             if node.is_leaf() {
                 if !callback(index, node.user_data) {
                     return;
                 }
-            } else {
-                stack.push(node.child2);
-                stack.push(node.child1);
+                continue;
+            }
+            let (first, second) = (node.child1, node.child2);
+            if passes(second) {
+                stack.push(second);
+            }
+            if passes(first) {
+                stack.push(first);
             }
         }
     }

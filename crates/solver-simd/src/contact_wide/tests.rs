@@ -6,8 +6,10 @@ use crate::contact_constraint::{prepare_contact, prepare_contacts};
 use crate::contact_solver::{
     NormalBias, apply_restitution, solve_contacts, store_impulses, warm_start_contacts,
 };
+use crate::gather_scatter::SharedBodies;
 use crate::integrate::integrate_positions;
 use collision::{Manifold, ManifoldPoint};
+use core_soa::{SharedSlice, body_flags};
 
 /// xorshift64*: a small deterministic generator for test data.
 struct Rng(u64);

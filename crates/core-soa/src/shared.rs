@@ -1,12 +1,12 @@
-//! The one door through which solver threads share mutable arrays.
+//! The one door through which the solvers' threads share mutable arrays.
 //!
-//! A parallel stage hands out blocks of one array (bodies, bundles, contacts) to several
-//! threads at once, and a colour stage lets every thread write body states picked at random by
-//! its constraints. Rust's borrows cannot express "these threads write disjoint elements chosen
-//! at run time", so the arrays are shared as a [`SharedSlice`]: a pointer and a length that
-//! may be sent between threads, with `unsafe` accessors whose contracts state exactly what the
-//! caller must guarantee. Every access in the solver goes through it, and each call site
-//! argues its guarantee in a `// SAFETY:` comment:
+//! A parallel stage hands out blocks of one array (bodies, bundles, contacts, particles) to
+//! several threads at once, and a colour stage lets every thread write body states picked at
+//! random by its constraints. Rust's borrows cannot express "these threads write disjoint
+//! elements chosen at run time", so the arrays are shared as a [`SharedSlice`]: a pointer and a
+//! length that may be sent between threads, with `unsafe` accessors whose contracts state
+//! exactly what the caller must guarantee. Every such access in the engine goes through it, and
+//! each call site argues its guarantee in a `// SAFETY:` comment, typically from one of:
 //!
 //! - **block disjointness**: the executor gives each block of a stage to exactly one thread,
 //!   and blocks of one stage cover disjoint index ranges;
@@ -14,7 +14,7 @@
 //!   finished (with release/acquire ordering), so accesses of different stages never overlap
 //!   in time;
 //! - **the colour invariant**: no dynamic body appears twice among the constraints of one
-//!   colour (checked before the step starts), so the threads solving a colour's blocks write
+//!   colour, so the threads solving a colour's blocks write
 //!   disjoint body states, and read non-dynamic bodies that nobody writes.
 //!
 //! Element accessors ([`SharedSlice::read`], [`SharedSlice::write`]) never create a reference
