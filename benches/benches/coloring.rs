@@ -1,6 +1,6 @@
 //! Colouring the constraint graph of the pyramid scenes from scratch.
 //!
-//! The contact graph is generated directly from the scene geometry (BENCHMARKS.md): in a
+//! The contact graph is generated directly from the scene geometry (`crates/scenes`): in a
 //! pyramid of base `n`, row `i` holds boxes `j = i..n` at `x = a·(2j − i + 1)`, so box `(i, j)`
 //! touches its right neighbour `(i, j + 1)` and rests on `(i − 1, j − 1)` and `(i − 1, j)`;
 //! the bottom row rests on the static ground. That gives `n(n−1)/2` side contacts,

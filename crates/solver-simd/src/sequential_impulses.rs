@@ -1,7 +1,7 @@
 //! The classic solver kind: sequential impulses with Baumgarte stabilisation.
 //!
-//! This is the method of the seeds (`modeling-and-solving-constraints`,
-//! `iterative-dynamics-temporal-coherence`): one step of length `h = dt` is
+//! This is the method of Erin Catto's "Iterative Dynamics with Temporal Coherence" and "Modeling
+//! and Solving Constraints": one step of length `h = dt` is
 //!
 //! ```text
 //!   integrate velocities (gravity, forces, damping)
