@@ -175,6 +175,10 @@ impl World {
         finite_vec("position", position)?;
         validate_rotation("rotation", rotation)?;
         let transform = Transform::new(position, rotation.normalize());
+        let size = position.x.abs().max(position.y.abs());
+        self.refuse_infinite_effect(id, "position", size, false, |sim, _| {
+            transform.apply(sim.local_center).is_finite() && self.body_shapes_fit(id, transform)
+        })?;
         let (sim, _) = self.sim_state_mut(id)?;
         sim.transform = transform;
         sim.center = transform.apply(sim.local_center);
@@ -216,6 +220,10 @@ impl World {
     pub fn apply_force(&mut self, id: BodyId, force: Vec2, point: Vec2) -> Result<(), PrismError> {
         finite_vec("force", force)?;
         finite_vec("point", point)?;
+        self.refuse_infinite_effect(id, "force", force.length(), true, |sim, _| {
+            (sim.force + force).is_finite()
+                && (sim.torque + cross(point - sim.center, force)).is_finite()
+        })?;
         if let Some((sim, _)) = self.dynamic_mut(id)? {
             sim.force += force;
             sim.torque += cross(point - sim.center, force);
@@ -226,6 +234,9 @@ impl World {
     /// Applies `force` (N) at the centre of mass for the next step.
     pub fn apply_force_to_center(&mut self, id: BodyId, force: Vec2) -> Result<(), PrismError> {
         finite_vec("force", force)?;
+        self.refuse_infinite_effect(id, "force", force.length(), true, |sim, _| {
+            (sim.force + force).is_finite()
+        })?;
         if let Some((sim, _)) = self.dynamic_mut(id)? {
             sim.force += force;
         }
@@ -235,6 +246,9 @@ impl World {
     /// Applies `torque` (N·m) for the next step.
     pub fn apply_torque(&mut self, id: BodyId, torque: f32) -> Result<(), PrismError> {
         finite("torque", torque)?;
+        self.refuse_infinite_effect(id, "torque", torque, true, |sim, _| {
+            (sim.torque + torque).is_finite()
+        })?;
         if let Some((sim, _)) = self.dynamic_mut(id)? {
             sim.torque += torque;
         }
@@ -250,6 +264,11 @@ impl World {
     ) -> Result<(), PrismError> {
         finite_vec("impulse", impulse)?;
         finite_vec("point", point)?;
+        self.refuse_infinite_effect(id, "impulse", impulse.length(), true, |sim, state| {
+            (state.linear_velocity + sim.inv_mass * impulse).is_finite()
+                && (state.angular_velocity + sim.inv_inertia * cross(point - sim.center, impulse))
+                    .is_finite()
+        })?;
         if let Some((sim, state)) = self.dynamic_mut(id)? {
             state.linear_velocity += sim.inv_mass * impulse;
             state.angular_velocity += sim.inv_inertia * cross(point - sim.center, impulse);
@@ -264,6 +283,9 @@ impl World {
         impulse: Vec2,
     ) -> Result<(), PrismError> {
         finite_vec("impulse", impulse)?;
+        self.refuse_infinite_effect(id, "impulse", impulse.length(), true, |sim, state| {
+            (state.linear_velocity + sim.inv_mass * impulse).is_finite()
+        })?;
         if let Some((sim, state)) = self.dynamic_mut(id)? {
             state.linear_velocity += sim.inv_mass * impulse;
         }
@@ -273,6 +295,9 @@ impl World {
     /// Applies an angular impulse (N·m·s).
     pub fn apply_angular_impulse(&mut self, id: BodyId, impulse: f32) -> Result<(), PrismError> {
         finite("impulse", impulse)?;
+        self.refuse_infinite_effect(id, "impulse", impulse, true, |sim, state| {
+            (state.angular_velocity + sim.inv_inertia * impulse).is_finite()
+        })?;
         if let Some((sim, state)) = self.dynamic_mut(id)? {
             state.angular_velocity += sim.inv_inertia * impulse;
         }
@@ -291,11 +316,22 @@ impl World {
 
     /// Overrides the mass properties of a dynamic body (no effect on others). Adding or removing
     /// a shape later recomputes them from the shapes. A zero mass becomes 1, as for a body
-    /// without massive shapes.
+    /// without massive shapes. A positive mass or inertia must have a finite inverse (be at
+    /// least `1/f32::MAX`).
     pub fn set_mass_data(&mut self, id: BodyId, mass_data: MassData) -> Result<(), PrismError> {
         non_negative("MassData::mass", mass_data.mass)?;
         finite_vec("MassData::center", mass_data.center)?;
         non_negative("MassData::rotational_inertia", mass_data.rotational_inertia)?;
+        crate::mass_limits::check_mass_override(&mass_data)?;
+        let center = mass_data.center;
+        let size = center.x.abs().max(center.y.abs());
+        self.refuse_infinite_effect(id, "MassData::center", size, true, |sim, state| {
+            // As `apply_mass` moves the centre and corrects the velocity.
+            let new_center = sim.transform.apply(center);
+            let velocity =
+                state.linear_velocity + cross_sv(state.angular_velocity, new_center - sim.center);
+            new_center.is_finite() && velocity.is_finite()
+        })?;
         let fixed_rotation = self.body(id)?.fixed_rotation;
         if let Some((sim, state)) = self.dynamic_mut(id)? {
             apply_mass(sim, state, mass_data, fixed_rotation);
@@ -328,29 +364,23 @@ impl World {
     }
 
     /// Sums the shapes' mass properties about the body's centre of mass.
-    fn mass_from_shapes(&self, shapes: &[ShapeId]) -> MassData {
-        let (mut mass, mut moment, mut inertia_about_origin) = (0.0, Vec2::ZERO, 0.0);
-        for shape in shapes.iter().filter_map(|&id| self.shapes.get(id)) {
-            if shape.density == 0.0 {
-                continue;
-            }
-            let part = compute_mass(&shape.geometry, shape.density);
-            mass += part.mass;
-            moment += part.mass * part.center;
-            inertia_about_origin +=
-                part.rotational_inertia + part.mass * part.center.length_squared();
-        }
-        let center = if mass > 0.0 {
-            moment / mass
-        } else {
-            Vec2::ZERO
-        };
-        let inertia = (inertia_about_origin - mass * center.length_squared()).max(0.0);
-        MassData {
-            mass,
-            center,
-            rotational_inertia: inertia,
-        }
+    pub(crate) fn mass_from_shapes(&self, shapes: &[ShapeId]) -> MassData {
+        sum_mass_parts(self.shape_mass_parts(shapes))
+    }
+
+    /// The mass properties of each shape that has mass. Massless parts (zero density,
+    /// segments, chain links) add nothing, and are skipped rather than added as zeros: the
+    /// parallel-axis term `0·|c|²` of a segment 10²⁰ m from the origin is `0·∞ = NaN`.
+    pub(crate) fn shape_mass_parts<'a>(
+        &'a self,
+        shapes: &'a [ShapeId],
+    ) -> impl Iterator<Item = MassData> + 'a {
+        shapes
+            .iter()
+            .filter_map(|&id| self.shapes.get(id))
+            .filter(|shape| shape.density != 0.0)
+            .map(|shape| compute_mass(&shape.geometry, shape.density))
+            .filter(|part| part.mass != 0.0)
     }
 
     /// The live body `id`, or [`PrismError::InvalidId`].
@@ -420,6 +450,28 @@ impl World {
             };
         }
         indices
+    }
+}
+
+/// Sums mass properties given about each part's own centre into the body's: total mass, centre
+/// of mass, and inertia about that centre (the parallel-axis theorem twice; module notes).
+pub(crate) fn sum_mass_parts(parts: impl Iterator<Item = MassData>) -> MassData {
+    let (mut mass, mut moment, mut inertia_about_origin) = (0.0, Vec2::ZERO, 0.0);
+    for part in parts {
+        mass += part.mass;
+        moment += part.mass * part.center;
+        inertia_about_origin += part.rotational_inertia + part.mass * part.center.length_squared();
+    }
+    let center = if mass > 0.0 {
+        moment / mass
+    } else {
+        Vec2::ZERO
+    };
+    let inertia = (inertia_about_origin - mass * center.length_squared()).max(0.0);
+    MassData {
+        mass,
+        center,
+        rotational_inertia: inertia,
     }
 }
 

@@ -212,7 +212,10 @@ mod tests {
 
     /// The fat-box margin of a unit box (half extent 0.5) in the moving tree.
     fn unit_box_margin() -> f32 {
-        fat_margin(TreeKind::Moving, &Shape::Polygon(make_box(0.5, 0.5)))
+        fat_margin(
+            TreeKind::Moving,
+            &Shape::Polygon(make_box(0.5, 0.5).unwrap()),
+        )
     }
 
     /// How far body `k` is shifted along x before finalising: not at all, well inside the
@@ -237,7 +240,7 @@ mod tests {
             .map(|k| {
                 let at = Vec2::new((k % 30) as f32 * 3.0, (k / 30) as f32 * 3.0);
                 let body = world.create_body(&BodyDef::dynamic_at(at)).unwrap();
-                let square = make_box(0.5, 0.5);
+                let square = make_box(0.5, 0.5).unwrap();
                 world
                     .create_polygon_shape(body, &ShapeDef::default(), &square)
                     .unwrap()
@@ -329,7 +332,7 @@ mod tests {
             .unwrap();
             let mut add = |at: Vec2, half: Vec2| {
                 let body = world.create_body(&BodyDef::dynamic_at(at)).unwrap();
-                let square = make_box(half.x, half.y);
+                let square = make_box(half.x, half.y).unwrap();
                 let shape = world
                     .create_polygon_shape(body, &ShapeDef::default(), &square)
                     .unwrap();
@@ -391,7 +394,7 @@ mod tests {
             let body = world
                 .create_body(&BodyDef::dynamic_at(Vec2::new(x, 0.0)))
                 .unwrap();
-            let square = make_box(half, half);
+            let square = make_box(half, half).unwrap();
             let shape = world
                 .create_polygon_shape(body, &ShapeDef::default(), &square)
                 .unwrap();

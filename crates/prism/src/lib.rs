@@ -86,9 +86,11 @@ mod def;
 mod error;
 mod events;
 mod finalize;
+mod finite_effects;
 mod graph;
 mod island;
 mod joint;
+mod mass_limits;
 mod narrowphase;
 mod profile;
 mod query;
@@ -117,7 +119,8 @@ pub use world::World;
 pub use ::island::IslandId;
 pub use collision::chain::ChainError;
 pub use collision::hull::{
-    HullError, make_box, make_offset_box, make_polygon, make_rounded_box, make_square,
+    HullError, MIN_HALF_EXTENT, check_polygon, make_box, make_offset_box, make_polygon,
+    make_rounded_box, make_square,
 };
 pub use collision::mass::MassData;
 pub use collision::{

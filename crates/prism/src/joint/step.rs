@@ -455,13 +455,20 @@ fn rescaled_impulses(impulses: JointImpulses, solved_substep: f32, h: f32) -> Jo
         return impulses;
     }
     let scale = h / solved_substep;
-    JointImpulses {
+    let rescaled = JointImpulses {
         linear: scale * impulses.linear,
         angular: scale * impulses.angular,
         spring: scale * impulses.spring,
         motor: scale * impulses.motor,
         lower: scale * impulses.lower,
         upper: scale * impulses.upper,
+    };
+    // A substep 10³⁸ times the last one overflows the scale or the product (and `0·∞` is
+    // NaN): then there is no force worth carrying, and the joint starts cold.
+    if is_finite_impulses(&rescaled) {
+        rescaled
+    } else {
+        JointImpulses::default()
     }
 }
 
