@@ -237,9 +237,10 @@ pub struct Call {
     pub extreme: bool,
 }
 
-/// The next generated call.
-pub fn call(s: &mut Source) -> Result<Call> {
+/// The next generated call; `clean` cases have no dirty ops.
+pub fn call(s: &mut Source, clean: bool) -> Result<Call> {
     s.extreme = false;
+    s.dirty = !clean && s.chance(1, 4)?;
     let op = op(s)?;
     Ok(Call {
         op,
@@ -292,7 +293,6 @@ pub fn ground() -> [Op; 2] {
 
 /// One generated op.
 fn op(s: &mut Source) -> Result<Op> {
-    s.dirty = s.chance(1, 4)?;
     let roll = s.int(0..=999)?;
     Ok(match roll {
         0..=89 => Op::CreateBody(body_spec(s)?),
