@@ -65,10 +65,10 @@
 //!
 //! let mut world = World::new(WorldDef::default())?;
 //! let ground = world.create_body(&BodyDef::fixed_at(Vec2::new(0.0, -1.0)))?;
-//! world.create_polygon_shape(ground, &ShapeDef::default(), &make_box(20.0, 1.0))?;
+//! world.create_polygon_shape(ground, &ShapeDef::default(), &make_box(20.0, 1.0)?)?;
 //!
 //! let crate_body = world.create_body(&BodyDef::dynamic_at(Vec2::new(0.0, 0.5)))?;
-//! world.create_polygon_shape(crate_body, &ShapeDef::default(), &make_box(0.5, 0.5))?;
+//! world.create_polygon_shape(crate_body, &ShapeDef::default(), &make_box(0.5, 0.5)?)?;
 //!
 //! for _ in 0..60 {
 //!     world.step(1.0 / 60.0, 4)?;

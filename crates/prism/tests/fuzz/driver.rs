@@ -144,7 +144,7 @@ fn bytes_of(seed: u64, count: usize) -> Vec<u8> {
 /// value and every check holds at full strength to the end. One case in four, spread over
 /// every worker count (`workers_of` uses `seed % 4`).
 pub fn is_clean(seed: u64) -> bool {
-    (seed / 4) % 4 == 0
+    (seed / 4).is_multiple_of(4)
 }
 
 /// The case a seed stands for: `op_count` ops after the ground.
