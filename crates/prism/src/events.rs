@@ -47,7 +47,6 @@ pub(crate) struct EventBuffers {
 }
 
 impl EventBuffers {
-    /// Starts a step's events: clears the last step's and delivers the pending end events.
     /// A paused step (`dt == 0`): the last step's events are gone, the pending ends wait for
     /// the next step that runs.
     pub(crate) fn pause(&mut self) {
@@ -55,6 +54,7 @@ impl EventBuffers {
         self.current.end.clear();
     }
 
+    /// Starts a step's events: clears the last step's and delivers the pending end events.
     pub(crate) fn begin_step(&mut self) {
         self.current.begin.clear();
         self.current.end.clear();

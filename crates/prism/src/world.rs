@@ -93,10 +93,11 @@ impl World {
     /// Advances the world by `dt` seconds with `substeps` solver substeps (the sequential
     /// impulses solver uses `substeps` as its velocity iteration count).
     ///
-    /// `dt == 0` pauses, as in Box2D: nothing moves and nothing is computed, and the event
-    /// lists (contact, body, joint) read after the call are empty. Events that calls made
-    /// between steps produced (end touches of destroyed shapes, wakes) are kept for the next
-    /// step that runs.
+    /// `dt == 0` pauses: nothing moves and nothing is computed, and the event lists (contact,
+    /// body, joint) read after the call are empty, so no stale events are read. (Box2D also
+    /// clears its events and skips the solve for a zero step; it still updates the contacts,
+    /// which Prism leaves to the next step that runs.) Events that calls made between steps
+    /// produced (end touches of destroyed shapes, wakes) are kept for that step.
     ///
     /// Errors: `dt` negative or not finite, or `substeps == 0` (nothing happens); or
     /// [`PrismError::Diverged`] after a completed step in which some bodies blew up (they were
