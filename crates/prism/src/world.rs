@@ -95,9 +95,10 @@ impl World {
     ///
     /// `dt == 0` pauses: nothing moves and nothing is computed, and the event lists (contact,
     /// body, joint) read after the call are empty, so no stale events are read. (Box2D also
-    /// clears its events and skips the solve for a zero step; it still updates the contacts,
-    /// which Prism leaves to the next step that runs.) Events that calls made between steps
-    /// produced (end touches of destroyed shapes, wakes) are kept for that step.
+    /// clears its events and skips the solve for a zero step, but still updates the contacts
+    /// and reports their touch events; Prism leaves that to the next step that runs.) Events
+    /// that calls made between steps produced (end touches of destroyed shapes, wakes) are
+    /// kept for that step.
     ///
     /// Errors: `dt` negative or not finite, or `substeps == 0` (nothing happens); or
     /// [`PrismError::Diverged`] after a completed step in which some bodies blew up (they were
