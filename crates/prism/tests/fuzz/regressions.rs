@@ -382,7 +382,7 @@ fn degenerate_rays_never_hit_at_nan() {
 #[test]
 fn seeds_that_once_failed_pass() {
     let seeds = [
-        1, 5, 6, 10, 30, 50, 101, 126, 322, 381, 472, 1313, 1431, 2656, 100_987,
+        1, 5, 6, 10, 30, 50, 101, 126, 322, 381, 472, 1313, 1431, 2656, 100_987, 1_026_526,
     ];
     for seed in seeds {
         crate::check_case(&generate(seed, 500));
