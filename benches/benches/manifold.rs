@@ -50,7 +50,7 @@ fn octagon(r: f32) -> Shape {
 }
 
 fn pairs() -> Vec<Pair> {
-    let unit_box = Shape::Polygon(make_box(0.5, 0.5));
+    let unit_box = Shape::Polygon(make_box(0.5, 0.5).unwrap());
     let apothem = 0.5 * 22.5f32.to_radians().cos();
     let capsule = Shape::Capsule(Capsule {
         center1: Vec2::new(-0.4, 0.0),

@@ -28,9 +28,9 @@ fn ball(radius: f32) -> Shape {
 fn bench_distance(c: &mut Criterion) {
     let mut group = c.benchmark_group("distance");
     let input = DistanceInput::from_shapes(
-        &Shape::Polygon(make_box(0.5, 0.5)),
+        &Shape::Polygon(make_box(0.5, 0.5).unwrap()),
         placed(12.5, -3.0, 0.3),
-        &Shape::Polygon(make_box(0.5, 0.25)),
+        &Shape::Polygon(make_box(0.5, 0.25).unwrap()),
         placed(13.9, -1.8, 1.1),
         true,
     );
@@ -47,7 +47,7 @@ fn bench_distance(c: &mut Criterion) {
 
 fn bench_shape_cast(c: &mut Criterion) {
     let mut group = c.benchmark_group("shape_cast");
-    let wall = Shape::Polygon(make_square(1.0));
+    let wall = Shape::Polygon(make_square(1.0).unwrap());
     let xf = placed(12.5, -3.0, 0.3);
     let proxy = ShapeProxy::from_placed_shape(&ball(0.5), xf.mul(placed(-5.0, 0.3, 0.0)));
     let hit = ShapeCastInput::new(proxy, xf.q.rotate(Vec2::new(10.0, 0.0)));
@@ -71,7 +71,7 @@ fn bench_shape_cast(c: &mut Criterion) {
 
 fn bench_time_of_impact(c: &mut Criterion) {
     let mut group = c.benchmark_group("time_of_impact");
-    let wall = Shape::Polygon(make_box(0.01, 1.0));
+    let wall = Shape::Polygon(make_box(0.01, 1.0).unwrap());
     let wall_sweep = Sweep::stationary(placed(12.0, -3.0, 0.0), Vec2::ZERO);
     let bullet = ball(0.05);
     let bullet_sweep = Sweep::between(
@@ -92,9 +92,9 @@ fn bench_time_of_impact(c: &mut Criterion) {
             )
         })
     });
-    let floor = Shape::Polygon(make_box(5.0, 0.1));
+    let floor = Shape::Polygon(make_box(5.0, 0.1).unwrap());
     let floor_sweep = Sweep::stationary(placed(12.0, -3.1, 0.0), Vec2::ZERO);
-    let bar = Shape::Polygon(make_box(1.0, 0.01));
+    let bar = Shape::Polygon(make_box(1.0, 0.01).unwrap());
     let bar_sweep = Sweep::between(
         placed(12.0, -2.5, 0.0),
         placed(12.0, -2.5, 50.0 / 60.0),

@@ -1202,16 +1202,16 @@ enum PrismStatus prism_joint_set_target(struct PrismWorld *world,
 // thread. Never NULL; do not free it.
 const char *prism_last_error(void);
 
-// Makes a box centred on the origin with the given half extents (m, finite, > 0) and writes
-// it to `*out`. A 1 m box has half extents 0.5 × 0.5.
+// Makes a box centred on the origin with the given half extents (m, finite, at least 0.0025:
+// half the linear slop) and writes it to `*out`. A 1 m box has half extents 0.5 × 0.5.
 //
 // # Safety
 //
 // `out` is writable.
 enum PrismStatus prism_make_box(float half_width, float half_height, struct PrismPolygon *out);
 
-// Makes a box with the given half extents (m, finite, > 0), rotated by `rotation` (unit) and
-// centred on `center` (body frame), and writes it to `*out`.
+// Makes a box with the given half extents (m, finite, at least 0.0025: half the linear slop),
+// rotated by `rotation` (unit) and centred on `center` (body frame), and writes it to `*out`.
 //
 // # Safety
 //
@@ -1238,8 +1238,8 @@ enum PrismStatus prism_make_polygon(const struct PrismVec2 *points,
 // The rotation by `angle` radians.
 struct PrismRot prism_make_rot(float angle);
 
-// Makes a box centred on the origin with the given half extents (m, finite, > 0), rounded by
-// `radius` (m, finite, ≥ 0), and writes it to `*out`.
+// Makes a box centred on the origin with the given half extents (m, finite, at least 0.0025:
+// half the linear slop), rounded by `radius` (m, finite, ≥ 0), and writes it to `*out`.
 //
 // # Safety
 //
@@ -1504,8 +1504,8 @@ enum PrismStatus prism_world_overlap_aabb(const struct PrismWorld *world,
 // `world` is a live world, not used by another thread during the call.
 enum PrismStatus prism_world_set_gravity(struct PrismWorld *world, struct PrismVec2 gravity);
 
-// Advances the world by `dt` seconds (finite, > 0) with `substeps` solver substeps (≥ 1;
-// 4 is typical).
+// Advances the world by `dt` seconds (finite, ≥ 0) with `substeps` solver substeps (≥ 1;
+// 4 is typical). `dt = 0` pauses: nothing moves and the event lists read after it are empty.
 //
 // On `PRISM_STATUS_DIVERGED` the step did complete: the bodies named in the message had
 // blown up and were put back where they were at the start of the step, at rest; the rest of

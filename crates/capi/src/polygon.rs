@@ -243,8 +243,8 @@ pub unsafe extern "C" fn prism_make_polygon(
     })
 }
 
-/// Makes a box centred on the origin with the given half extents (m, finite, > 0) and writes
-/// it to `*out`. A 1 m box has half extents 0.5 × 0.5.
+/// Makes a box centred on the origin with the given half extents (m, finite, at least 0.0025:
+/// half the linear slop) and writes it to `*out`. A 1 m box has half extents 0.5 × 0.5.
 ///
 /// # Safety
 ///
@@ -261,13 +261,14 @@ pub unsafe extern "C" fn prism_make_box(
         let polygon = make_box(
             half_extent("half_width", half_width)?,
             half_extent("half_height", half_height)?,
-        );
+        )
+        .map_err(PrismError::from)?;
         out.put((&polygon).into())
     })
 }
 
-/// Makes a box with the given half extents (m, finite, > 0), rotated by `rotation` (unit) and
-/// centred on `center` (body frame), and writes it to `*out`.
+/// Makes a box with the given half extents (m, finite, at least 0.0025: half the linear slop),
+/// rotated by `rotation` (unit) and centred on `center` (body frame), and writes it to `*out`.
 ///
 /// # Safety
 ///
@@ -301,13 +302,14 @@ pub unsafe extern "C" fn prism_make_offset_box(
                 ),
             ));
         }
-        let polygon = make_offset_box(half_width, half_height, center, rotation);
+        let polygon =
+            make_offset_box(half_width, half_height, center, rotation).map_err(PrismError::from)?;
         out.put((&polygon).into())
     })
 }
 
-/// Makes a box centred on the origin with the given half extents (m, finite, > 0), rounded by
-/// `radius` (m, finite, ≥ 0), and writes it to `*out`.
+/// Makes a box centred on the origin with the given half extents (m, finite, at least 0.0025:
+/// half the linear slop), rounded by `radius` (m, finite, ≥ 0), and writes it to `*out`.
 ///
 /// # Safety
 ///
@@ -334,7 +336,8 @@ pub unsafe extern "C" fn prism_make_rounded_box(
             }
             .into());
         }
-        let polygon = make_rounded_box(half_width, half_height, radius);
+        let polygon =
+            make_rounded_box(half_width, half_height, radius).map_err(PrismError::from)?;
         out.put((&polygon).into())
     })
 }
@@ -344,7 +347,7 @@ mod tests {
     use super::*;
 
     fn made_box() -> PrismPolygon {
-        (&make_offset_box(1.5, 0.25, Vec2::new(30.0, -2.0), Rot::from_angle(0.7))).into()
+        (&make_offset_box(1.5, 0.25, Vec2::new(30.0, -2.0), Rot::from_angle(0.7)).unwrap()).into()
     }
 
     #[test]
@@ -389,7 +392,7 @@ mod tests {
         );
         // A pentagram: five points of a regular pentagon visited two steps at a time. Every
         // turn is to the left, yet vertices lie outside edges.
-        let mut star = PrismPolygon::from(&make_box(1.0, 1.0));
+        let mut star = PrismPolygon::from(&make_box(1.0, 1.0).unwrap());
         star.count = 5;
         for k in 0..5 {
             let angle = (2 * k % 5) as f32 * std::f32::consts::TAU / 5.0;

@@ -201,8 +201,8 @@ pub unsafe extern "C" fn prism_world_destroy(world: *mut PrismWorld) -> PrismSta
     })
 }
 
-/// Advances the world by `dt` seconds (finite, > 0) with `substeps` solver substeps (≥ 1;
-/// 4 is typical).
+/// Advances the world by `dt` seconds (finite, ≥ 0) with `substeps` solver substeps (≥ 1;
+/// 4 is typical). `dt = 0` pauses: nothing moves and the event lists read after it are empty.
 ///
 /// On `PRISM_STATUS_DIVERGED` the step did complete: the bodies named in the message had
 /// blown up and were put back where they were at the start of the step, at rest; the rest of

@@ -116,10 +116,12 @@ fn bad_world_definitions_and_step_arguments_are_named() {
         // SAFETY: a live world used by this thread alone.
         unsafe { prism_world_step(world.ptr, dt, substeps) }
     };
+    // A zero step is a pause, not an error.
+    assert_eq!(step(0.0, 4), PrismStatus::Ok);
     fails(
-        step(0.0, 4),
+        step(-0.5, 4),
         PrismStatus::OutOfRange,
-        &["prism_world_step: `dt` must be greater than 0, got 0"],
+        &["prism_world_step: `dt` must be at least 0, got -0.5"],
     );
     fails(
         step(f32::INFINITY, 4),

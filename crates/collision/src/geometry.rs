@@ -200,13 +200,13 @@ mod tests {
 
     #[test]
     fn rotated_box_and_rounded_box_aabb() {
-        let square = Shape::Polygon(make_box(1.0, 1.0));
+        let square = Shape::Polygon(make_box(1.0, 1.0).unwrap());
         let s = 2.0f32.sqrt();
         assert_aabb_close(
             compute_aabb(&square, placed(1.0, -1.0, FRAC_PI_4)),
             Aabb::new(Vec2::new(1.0 - s, -1.0 - s), Vec2::new(1.0 + s, -1.0 + s)),
         );
-        let rounded = Shape::Polygon(make_rounded_box(2.0, 1.0, 0.1));
+        let rounded = Shape::Polygon(make_rounded_box(2.0, 1.0, 0.1).unwrap());
         assert_aabb_close(
             compute_aabb(&rounded, Transform::IDENTITY),
             Aabb::new(Vec2::new(-2.1, -1.1), Vec2::new(2.1, 1.1)),
@@ -238,12 +238,8 @@ mod tests {
 
     #[test]
     fn centroids_and_extents() {
-        let offset_box = Shape::Polygon(make_offset_box(
-            1.0,
-            2.0,
-            Vec2::new(3.0, 0.0),
-            Rot::IDENTITY,
-        ));
+        let offset_box =
+            Shape::Polygon(make_offset_box(1.0, 2.0, Vec2::new(3.0, 0.0), Rot::IDENTITY).unwrap());
         assert_eq!(shape_centroid(&offset_box), Vec2::new(3.0, 0.0));
         // Farthest corner from the origin is (4, ±2).
         assert!((shape_extent(&offset_box, Vec2::ZERO) - 20.0f32.sqrt()).abs() < 1e-6);
@@ -260,20 +256,20 @@ mod tests {
             radius: 1.0,
         });
         assert!((shape_extent(&circle, Vec2::ZERO) - 6.0).abs() < 1e-6);
-        let rounded = Shape::Polygon(make_rounded_box(3.0, 4.0, 0.5));
+        let rounded = Shape::Polygon(make_rounded_box(3.0, 4.0, 0.5).unwrap());
         assert!((shape_extent(&rounded, Vec2::ZERO) - 5.5).abs() < 1e-6);
     }
 
     #[test]
     fn containment() {
         let xf = placed(5.0, 0.0, FRAC_PI_4);
-        let square = Shape::Polygon(make_box(1.0, 1.0));
+        let square = Shape::Polygon(make_box(1.0, 1.0).unwrap());
         // The rotated square reaches √2 along the world axes from its centre.
         assert!(point_in_shape(&square, xf, Vec2::new(5.0 + 1.4, 0.0)));
         assert!(!point_in_shape(&square, xf, Vec2::new(5.0 + 1.42, 0.0)));
         assert!(!point_in_shape(&square, xf, Vec2::new(5.0 + 1.0, 1.0)));
 
-        let rounded = Shape::Polygon(make_rounded_box(1.0, 1.0, 0.5));
+        let rounded = Shape::Polygon(make_rounded_box(1.0, 1.0, 0.5).unwrap());
         // Corner region: inside within 0.5 of (1, 1).
         let corner = Vec2::new(1.0, 1.0) + 0.49 * Vec2::ONE.normalize();
         assert!(point_in_shape(&rounded, Transform::IDENTITY, corner));

@@ -19,7 +19,13 @@
 //! 5. **Limits.** Fewer than three vertices left means the input was collinear; more than
 //!    [`MAX_POLYGON_VERTICES`] is an error (the manifold code uses fixed-size arrays).
 //!
-//! The boxes (`make_box` and friends) are built directly, since their hull is known.
+//! The boxes (`make_box` and friends) are built directly, since their hull is known; their
+//! arguments are checked instead (finite half extents of at least [`MIN_HALF_EXTENT`], a finite
+//! centre, a unit rotation, a finite non-negative radius), so that every polygon they return
+//! passes [`check_polygon`].
+//!
+//! A polygon that was not made here — filled in by hand, or read from a file — is checked by
+//! [`check_polygon`] (in `hull/check.rs`) before a world accepts it.
 
 use core::fmt;
 
@@ -28,6 +34,15 @@ use core_soa::{Rot, Vec2};
 
 use crate::manifold::LINEAR_SLOP;
 use crate::shapes::{MAX_POLYGON_VERTICES, Polygon};
+
+mod check;
+
+pub use check::check_polygon;
+
+/// The smallest half extent a box may have (m): a box this small has edges one slop long and
+/// corners 0.7 slop from the diagonal through their neighbours, within what [`check_polygon`]
+/// accepts (half a slop for both).
+pub const MIN_HALF_EXTENT: f32 = 0.5 * LINEAR_SLOP;
 
 /// Why a set of points does not make a valid polygon.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,6 +57,29 @@ pub enum HullError {
     NonFinite { index: usize },
     /// The rounding radius is negative or not finite.
     InvalidRadius { radius: f32 },
+    /// A constructor argument outside its range: `field` names it, `requirement` says what it
+    /// must be.
+    InvalidArgument {
+        field: &'static str,
+        value: f32,
+        requirement: &'static str,
+    },
+    /// Edge `index` (from vertex `index` to the next) is shorter than half the linear slop.
+    ShortEdge { index: usize, length: f32 },
+    /// Vertex `index` lies closer than half the linear slop to the line through its two
+    /// neighbours: it makes two nearly parallel edges.
+    FlatVertex { index: usize, distance: f32 },
+    /// `normals[index]` is not the outward unit normal of edge `index`.
+    WrongNormal { index: usize, normal: Vec2 },
+    /// Vertex `vertex` lies outside edge `edge`: the vertices are not convex and
+    /// counter-clockwise.
+    NotConvex {
+        vertex: usize,
+        edge: usize,
+        distance: f32,
+    },
+    /// The stored centroid is not the centroid of the vertices' area.
+    WrongCentroid { centroid: Vec2, expected: Vec2 },
 }
 
 impl fmt::Display for HullError {
@@ -63,6 +101,42 @@ impl fmt::Display for HullError {
             HullError::InvalidRadius { radius } => {
                 write!(f, "polygon radius must be finite and >= 0, got {radius}")
             }
+            HullError::InvalidArgument {
+                field,
+                value,
+                requirement,
+            } => write!(f, "`{field}` must be {requirement}, got {value}"),
+            HullError::ShortEdge { index, length } => write!(
+                f,
+                "polygon edge {index} is {length} m long, shorter than half the linear slop \
+                 ({} m)",
+                0.5 * LINEAR_SLOP
+            ),
+            HullError::FlatVertex { index, distance } => write!(
+                f,
+                "polygon vertex {index} lies {distance} m from the line through its neighbours, \
+                 closer than half the linear slop ({} m)",
+                0.5 * LINEAR_SLOP
+            ),
+            HullError::WrongNormal { index, normal } => write!(
+                f,
+                "polygon normal {index} ({}, {}) is not the outward unit normal of edge {index}",
+                normal.x, normal.y
+            ),
+            HullError::NotConvex {
+                vertex,
+                edge,
+                distance,
+            } => write!(
+                f,
+                "polygon vertices are not convex and counter-clockwise: vertex {vertex} lies \
+                 {distance} m outside edge {edge}"
+            ),
+            HullError::WrongCentroid { centroid, expected } => write!(
+                f,
+                "polygon centroid ({}, {}) is not the area centroid ({}, {})",
+                centroid.x, centroid.y, expected.x, expected.y
+            ),
         }
     }
 }
@@ -99,11 +173,12 @@ pub fn make_polygon(points: &[Vec2], radius: f32) -> Result<Polygon, HullError> 
 
 /// An axis-aligned box centred on the origin, with half extents `half_width` × `half_height`.
 ///
-/// The extents are expected positive and finite (callers building shapes from user input
-/// validate them first; the constructor cannot fail).
-pub fn make_box(half_width: f32, half_height: f32) -> Polygon {
-    let (hw, hh) = (half_width, half_height);
-    polygon_with_known_normals(
+/// Errors: a half extent that is not finite or is smaller than [`MIN_HALF_EXTENT`]
+/// ([`HullError::InvalidArgument`] naming `half_width` or `half_height`).
+pub fn make_box(half_width: f32, half_height: f32) -> Result<Polygon, HullError> {
+    let hw = half_extent("half_width", half_width)?;
+    let hh = half_extent("half_height", half_height)?;
+    Ok(polygon_with_known_normals(
         &[
             Vec2::new(-hw, -hh),
             Vec2::new(hw, -hh),
@@ -113,32 +188,79 @@ pub fn make_box(half_width: f32, half_height: f32) -> Polygon {
         &[Vec2::NEG_Y, Vec2::X, Vec2::Y, Vec2::NEG_X],
         Vec2::ZERO,
         0.0,
-    )
+    ))
 }
 
-/// A square centred on the origin with half extent `half_extent`.
-pub fn make_square(half_extent: f32) -> Polygon {
+/// A square centred on the origin with half extent `half_extent` (errors as [`make_box`]).
+pub fn make_square(half_extent: f32) -> Result<Polygon, HullError> {
     make_box(half_extent, half_extent)
 }
 
 /// A box with half extents `half_width` × `half_height`, rotated by `rotation` and then centred
 /// at `center` (in the body frame).
-pub fn make_offset_box(half_width: f32, half_height: f32, center: Vec2, rotation: Rot) -> Polygon {
-    let mut polygon = make_box(half_width, half_height);
+///
+/// Errors: the half extents as for [`make_box`]; a non-finite `center`; a `rotation` that is not
+/// finite and of unit length (`Rot::is_valid`).
+pub fn make_offset_box(
+    half_width: f32,
+    half_height: f32,
+    center: Vec2,
+    rotation: Rot,
+) -> Result<Polygon, HullError> {
+    let mut polygon = make_box(half_width, half_height)?;
+    for value in [center.x, center.y] {
+        if !value.is_finite() {
+            return Err(HullError::InvalidArgument {
+                field: "center",
+                value,
+                requirement: "finite",
+            });
+        }
+    }
+    if !rotation.is_valid() {
+        return Err(HullError::InvalidArgument {
+            field: "rotation",
+            value: (rotation.c * rotation.c + rotation.s * rotation.s).sqrt(),
+            requirement: "a finite unit rotation (|q| = 1)",
+        });
+    }
     for i in 0..polygon.count {
         polygon.vertices[i] = rotation.rotate(polygon.vertices[i]) + center;
         polygon.normals[i] = rotation.rotate(polygon.normals[i]);
     }
     polygon.centroid = center;
-    polygon
+    Ok(polygon)
 }
 
 /// A box whose core has half extents `half_width` × `half_height`, rounded by `radius`: the
 /// solid reaches `half_width + radius` along x and `half_height + radius` along y.
-pub fn make_rounded_box(half_width: f32, half_height: f32, radius: f32) -> Polygon {
-    let mut polygon = make_box(half_width, half_height);
+///
+/// Errors: the half extents as for [`make_box`]; a negative or non-finite `radius`
+/// ([`HullError::InvalidRadius`]).
+pub fn make_rounded_box(
+    half_width: f32,
+    half_height: f32,
+    radius: f32,
+) -> Result<Polygon, HullError> {
+    let mut polygon = make_box(half_width, half_height)?;
+    if !(radius.is_finite() && radius >= 0.0) {
+        return Err(HullError::InvalidRadius { radius });
+    }
     polygon.radius = radius;
-    polygon
+    Ok(polygon)
+}
+
+/// `value` if it is a finite half extent of at least [`MIN_HALF_EXTENT`].
+fn half_extent(field: &'static str, value: f32) -> Result<f32, HullError> {
+    if value.is_finite() && value >= MIN_HALF_EXTENT {
+        Ok(value)
+    } else {
+        Err(HullError::InvalidArgument {
+            field,
+            value,
+            requirement: "finite and at least 0.0025 m (half the linear slop)",
+        })
+    }
 }
 
 /// Keeps each point unless it lies within the linear slop of a point already kept.
@@ -463,13 +585,13 @@ mod tests {
 
     #[test]
     fn boxes_match_their_hull() {
-        let b = make_box(2.0, 0.5);
+        let b = make_box(2.0, 0.5).unwrap();
         let hull = make_polygon(&b.vertices[..4], 0.0).unwrap();
         assert_eq!(b, hull);
-        assert_eq!(make_square(1.5), make_box(1.5, 1.5));
-        let rounded = make_rounded_box(1.0, 2.0, 0.1);
+        assert_eq!(make_square(1.5).unwrap(), make_box(1.5, 1.5).unwrap());
+        let rounded = make_rounded_box(1.0, 2.0, 0.1).unwrap();
         assert_eq!(rounded.radius, 0.1);
-        assert_eq!(rounded.verts(), make_box(1.0, 2.0).verts());
+        assert_eq!(rounded.verts(), make_box(1.0, 2.0).unwrap().verts());
     }
 
     #[test]
@@ -480,7 +602,8 @@ mod tests {
             0.5,
             center,
             Rot::from_angle(core::f32::consts::FRAC_PI_2),
-        );
+        )
+        .unwrap();
         assert_valid_ccw(&b);
         assert_eq!(b.centroid, center);
         // Rotated a quarter turn, the long side runs along y.
@@ -492,5 +615,46 @@ mod tests {
             .fold(f32::NEG_INFINITY, f32::max);
         assert!((min_y - (center.y - 1.0)).abs() < 1e-6);
         assert!((max_x - (center.x + 0.5)).abs() < 1e-6);
+    }
+
+    #[test]
+    fn box_arguments_are_checked() {
+        for (hw, hh, field) in [
+            (-0.5, 0.5, "half_width"),
+            (0.5, 0.0, "half_height"),
+            (f32::NAN, 1.0, "half_width"),
+            (1.0, f32::INFINITY, "half_height"),
+            (0.001, 1.0, "half_width"),
+        ] {
+            let error = make_box(hw, hh).unwrap_err();
+            assert!(
+                matches!(error, HullError::InvalidArgument { field: f, .. } if f == field),
+                "{hw} x {hh}: {error:?}"
+            );
+            assert!(error.to_string().contains(field), "{error}");
+        }
+        assert!(make_square(-1.0).is_err());
+        assert_eq!(
+            make_rounded_box(1.0, 1.0, -0.1),
+            Err(HullError::InvalidRadius { radius: -0.1 })
+        );
+        let unit = Rot::IDENTITY;
+        assert!(matches!(
+            make_offset_box(1.0, 1.0, Vec2::new(f32::NAN, 0.0), unit),
+            Err(HullError::InvalidArgument {
+                field: "center",
+                ..
+            })
+        ));
+        let stretched = Rot { c: 2.0, s: 0.0 };
+        assert!(matches!(
+            make_offset_box(1.0, 1.0, Vec2::ZERO, stretched),
+            Err(HullError::InvalidArgument {
+                field: "rotation",
+                ..
+            })
+        ));
+        let smallest = make_box(MIN_HALF_EXTENT, MIN_HALF_EXTENT).unwrap();
+        assert_eq!(check_polygon(&smallest), Ok(()));
     }
 }

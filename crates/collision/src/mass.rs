@@ -221,7 +221,10 @@ mod tests {
     #[test]
     fn rectangle() {
         let (w, h, density) = (4.0, 1.0, 3.0);
-        let md = compute_mass(&Shape::Polygon(make_box(0.5 * w, 0.5 * h)), density);
+        let md = compute_mass(
+            &Shape::Polygon(make_box(0.5 * w, 0.5 * h).unwrap()),
+            density,
+        );
         let m = density * w * h;
         assert_close(md.mass, m, 1e-6);
         assert_close(md.rotational_inertia, m * (w * w + h * h) / 12.0, 1e-5);
@@ -231,7 +234,7 @@ mod tests {
     #[test]
     fn offset_rotated_box_moves_centre_not_inertia() {
         let center = Vec2::new(2.0, 3.0);
-        let polygon = make_offset_box(1.0, 0.5, center, Rot::from_angle(0.7));
+        let polygon = make_offset_box(1.0, 0.5, center, Rot::from_angle(0.7)).unwrap();
         let md = compute_mass(&Shape::Polygon(polygon), 1.0);
         assert_close(md.mass, 2.0, 1e-5);
         assert!((md.center - center).length() < 1e-5);
@@ -304,7 +307,7 @@ mod tests {
     #[test]
     fn rounded_box_area_is_exact_and_inertia_matches_integration() {
         let (hx, hy, r) = (1.0f32, 0.5f32, 0.25f32);
-        let md = compute_mass(&Shape::Polygon(make_rounded_box(hx, hy, r)), 1.0);
+        let md = compute_mass(&Shape::Polygon(make_rounded_box(hx, hy, r).unwrap()), 1.0);
         let area = 4.0 * hx * hy + 2.0 * r * (2.0 * hx + 2.0 * hy) + PI * r * r;
         assert_close(md.mass, area, 1e-6);
         assert!(md.center.length() < 1e-6);

@@ -175,7 +175,7 @@ mod tests {
 
     #[test]
     fn planes_of_a_floor_a_wall_and_a_corner() {
-        let ground = Shape::Polygon(make_square(1.0));
+        let ground = Shape::Polygon(make_square(1.0).unwrap());
         let xf = placed(0.0, -1.0, 0.0); // top face at y = 0
         // Sunk 5 cm into the floor.
         let contact = collide_mover(&standing_capsule(v(0.3, 0.2)), &ground, xf).unwrap();
@@ -201,7 +201,7 @@ mod tests {
         );
         assert_close(contact.plane.offset, 0.02, 1e-5, "wall depth");
         // Against a rounded corner: the normal runs from the corner's core vertex.
-        let rounded = Shape::Polygon(make_rounded_box(1.0, 1.0, 0.1));
+        let rounded = Shape::Polygon(make_rounded_box(1.0, 1.0, 0.1).unwrap());
         let near_corner = standing_capsule(v(1.0, 1.0) + 0.3 * v(0.6, 0.8));
         let contact = collide_mover(&near_corner, &rounded, Transform::IDENTITY).unwrap();
         assert_vec_close(contact.plane.normal, v(0.6, 0.8), 1e-5, "corner normal");

@@ -96,10 +96,10 @@ mod tests {
 
     #[test]
     fn polygons_capsules_and_segments() {
-        let square = Shape::Polygon(make_square(1.0));
+        let square = Shape::Polygon(make_square(1.0).unwrap());
         // A diamond (half-extent 0.5 turned 45°) reaches 0.5·√2 to its left: its corner is
         // 1 mm inside or outside the face x = 1.
-        let diamond = Shape::Polygon(make_square(0.5));
+        let diamond = Shape::Polygon(make_square(0.5).unwrap());
         let reach = 0.5 * SQRT_2;
         check(
             &square,
@@ -169,8 +169,8 @@ mod tests {
 
     #[test]
     fn rounded_shapes_count_their_radius() {
-        let a = Shape::Polygon(make_rounded_box(1.0, 0.5, 0.1));
-        let b = Shape::Polygon(make_rounded_box(0.5, 0.5, 0.2));
+        let a = Shape::Polygon(make_rounded_box(1.0, 0.5, 0.1).unwrap());
+        let b = Shape::Polygon(make_rounded_box(0.5, 0.5, 0.2).unwrap());
         // Cores 0.29 apart along x: the rounding (0.3) closes the gap.
         check(&a, Transform::IDENTITY, &b, placed(1.79, 0.0, 0.0), true);
         check(&a, Transform::IDENTITY, &b, placed(1.81, 0.0, 0.0), false);
@@ -204,7 +204,7 @@ mod tests {
     #[test]
     fn proxy_queries_use_world_points() {
         let proxy = ShapeProxy::new(&[v(10.0, 10.0), v(11.0, 10.0), v(10.5, 11.0)], 0.0).unwrap();
-        let square = Shape::Polygon(make_square(1.0));
+        let square = Shape::Polygon(make_square(1.0).unwrap());
         assert!(proxy_overlaps_shape(
             &proxy,
             &square,
@@ -297,7 +297,7 @@ mod tests {
 
     #[test]
     fn boxes_touching_face_to_face_overlap() {
-        let a = Shape::Polygon(make_box(1.0, 1.0));
+        let a = Shape::Polygon(make_box(1.0, 1.0).unwrap());
         // Exactly touching faces at x = 1 (representable): the cores' distance is 0.
         check(&a, Transform::IDENTITY, &a, placed(2.0, 0.5, 0.0), true);
     }

@@ -175,13 +175,13 @@ mod tests {
 
     #[test]
     fn boxes_inside_and_out() {
-        let rectangle = Shape::Polygon(make_box(2.0, 1.0));
+        let rectangle = Shape::Polygon(make_box(2.0, 1.0).unwrap());
         // Nearest face from inside is the top one (0.3 away), not the side (1.5 away).
         check(&rectangle, v(0.5, 0.7), v(0.5, 1.0), v(0.0, 1.0), -0.3);
         // Outside a face and outside a corner.
         check(&rectangle, v(3.0, 0.2), v(2.0, 0.2), v(1.0, 0.0), 1.0);
         check(&rectangle, v(2.3, -1.4), v(2.0, -1.0), v(0.6, -0.8), 0.5);
-        let rounded = Shape::Polygon(make_rounded_box(2.0, 1.0, 0.1));
+        let rounded = Shape::Polygon(make_rounded_box(2.0, 1.0, 0.1).unwrap());
         check(&rounded, v(0.5, 0.7), v(0.5, 1.1), v(0.0, 1.0), -0.4);
         check(&rounded, v(2.3, -1.4), v(2.06, -1.08), v(0.6, -0.8), 0.4);
     }

@@ -249,7 +249,7 @@ mod tests {
         assert_eq!(proxy.points().len(), 2);
         assert_eq!(proxy.radius(), 0.25);
 
-        let rounded = Shape::Polygon(make_rounded_box(2.0, 1.0, 0.1));
+        let rounded = Shape::Polygon(make_rounded_box(2.0, 1.0, 0.1).unwrap());
         let proxy = ShapeProxy::from_shape(&rounded);
         assert_eq!(proxy.points().len(), 4);
         assert_eq!(proxy.radius(), 0.1);
@@ -317,7 +317,7 @@ mod tests {
 
     #[test]
     fn hand_built_polygon_counts_are_clamped() {
-        let mut polygon: Polygon = make_rounded_box(1.0, 1.0, 0.0);
+        let mut polygon: Polygon = make_rounded_box(1.0, 1.0, 0.0).unwrap();
         polygon.count = 40;
         assert_eq!(
             ShapeProxy::from_shape(&Shape::Polygon(polygon))

@@ -13,8 +13,9 @@
 //! - Two-sided segments are hit from either side, with the normal facing the ray. One-sided
 //!   segments (chain links) are hit only from their free (right) side; a ray coming from behind
 //!   passes through.
-//! - A zero translation, a negative or non-finite `max_fraction`, or non-finite input reports
-//!   no hit.
+//! - A zero translation (or one so short that its squared length is not a normal `f32`, or so
+//!   long that it is not finite), a negative or non-finite `max_fraction`, or non-finite input
+//!   reports no hit.
 //!
 //! **Rounded shapes.** A capsule or rounded polygon is the union of its core, one rectangle
 //! outside each core edge and one disk at each core vertex. From a start point outside the
@@ -48,13 +49,20 @@ pub struct RayHit {
     pub fraction: f32,
 }
 
+/// Whether a translation's squared length lets the casts divide by the length: positive and
+/// normal (a subnormal square, below `f32::MIN_POSITIVE`, has a square root whose inverse, or
+/// the direction it gives, is not finite) and finite.
+fn is_castable_length(length_squared: f32) -> bool {
+    (f32::MIN_POSITIVE..=f32::MAX).contains(&length_squared)
+}
+
 impl RayCastInput {
     fn is_castable(&self) -> bool {
         self.origin.is_finite()
             && self.translation.is_finite()
             && self.max_fraction.is_finite()
             && self.max_fraction >= 0.0
-            && self.translation != Vec2::ZERO
+            && is_castable_length(self.translation.length_squared())
     }
 
     fn point_at(&self, fraction: f32) -> Vec2 {
@@ -392,7 +400,7 @@ mod tests {
             (-1.0, 0.0),
             0.375,
         );
-        let square = make_box(0.5, 0.5);
+        let square = make_box(0.5, 0.5).unwrap();
         let mut input = ray((-3.0, 0.0), (1.0, 0.0));
         input.max_fraction = 2.4;
         assert!(ray_cast_polygon(&square, &input).is_none());
@@ -407,7 +415,7 @@ mod tests {
 
     #[test]
     fn box_faces() {
-        let b = make_box(1.0, 0.5);
+        let b = make_box(1.0, 0.5).unwrap();
         assert_hit(
             ray_cast_polygon(&b, &ray((-3.0, 0.2), (4.0, 0.0))),
             (-1.0, 0.2),
@@ -452,7 +460,7 @@ mod tests {
     fn rotated_box_through_shape_dispatch() {
         // Unit square rotated 45°, centred at (4, 1): its left corner is at (4 − √2, 1).
         let xf = Transform::new(Vec2::new(4.0, 1.0), Rot::from_angle(FRAC_PI_4));
-        let square = Shape::Polygon(make_box(1.0, 1.0));
+        let square = Shape::Polygon(make_box(1.0, 1.0).unwrap());
         let input = ray((0.0, 1.0), (8.0, 0.0));
         let hit = ray_cast_shape(&square, xf, &input).expect("hit");
         let s = 2.0f32.sqrt();
@@ -568,7 +576,7 @@ mod tests {
 
     #[test]
     fn rounded_box_faces_and_corners() {
-        let b = make_rounded_box(1.0, 0.5, 0.25);
+        let b = make_rounded_box(1.0, 0.5, 0.25).unwrap();
         assert_hit(
             ray_cast_polygon(&b, &ray((-3.0, 0.2), (4.0, 0.0))),
             (-1.25, 0.2),
@@ -693,7 +701,28 @@ mod tests {
         assert!(ray_cast_circle(&circle, &ray((f32::NAN, 0.0), (1.0, 0.0))).is_none());
         let mut negative = ray((-3.0, 0.0), (4.0, 0.0));
         negative.max_fraction = -1.0;
-        assert!(ray_cast_polygon(&make_box(1.0, 1.0), &negative).is_none());
+        assert!(ray_cast_polygon(&make_box(1.0, 1.0).unwrap(), &negative).is_none());
+        // A translation whose squared length underflows (here 1.4·10⁻⁷⁶ → 0) has no direction:
+        // it used to give NaN hits on circles and capsules; it misses, as a zero one does.
+        let tiny = ray((-0.04, 0.9), (1e-40, 1.1754944e-38));
+        let capsule = Capsule {
+            center1: Vec2::new(0.0, -0.5),
+            center2: Vec2::new(0.0, 0.5),
+            radius: 0.25,
+        };
+        assert!(ray_cast_capsule(&capsule, &tiny).is_none());
+        assert!(ray_cast_circle(&circle, &ray((-3.0, 0.0), (1e-30, 0.0))).is_none());
+        // A ray just long enough to cast (squared length 1.21·10⁻³⁸, above f32::MIN_POSITIVE)
+        // still hits, at a fraction near 10¹⁹.
+        let shortest = ray((-2.0, 0.0), (1.1e-19, 0.0));
+        let hit = ray_cast_circle(
+            &circle,
+            &RayCastInput {
+                max_fraction: 2e19,
+                ..shortest
+            },
+        );
+        assert!(hit.is_some_and(|h| h.fraction.is_finite() && h.point.is_finite()));
     }
 
     #[test]

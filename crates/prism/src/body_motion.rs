@@ -42,6 +42,10 @@ impl World {
         finite_vec("position", position)?;
         validate_rotation("rotation", rotation)?;
         let transform = Transform::new(position, rotation.normalize());
+        let size = position.x.abs().max(position.y.abs());
+        self.refuse_infinite_effect(id, "position", size, false, |sim, _| {
+            transform.apply(sim.local_center).is_finite() && self.body_shapes_fit(id, transform)
+        })?;
         let (sim, _) = self.sim_state_mut(id)?;
         sim.transform = transform;
         sim.center = transform.apply(sim.local_center);
@@ -84,6 +88,10 @@ impl World {
     pub fn apply_force(&mut self, id: BodyId, force: Vec2, point: Vec2) -> Result<(), PrismError> {
         finite_vec("force", force)?;
         finite_vec("point", point)?;
+        self.refuse_infinite_effect(id, "force", force.length(), true, |sim, _| {
+            (sim.force + force).is_finite()
+                && (sim.torque + cross(point - sim.center, force)).is_finite()
+        })?;
         if let Some((sim, _)) = self.dynamic_mut(id)? {
             sim.force += force;
             sim.torque += cross(point - sim.center, force);
@@ -94,6 +102,9 @@ impl World {
     /// Applies `force` (N) at the centre of mass for the next step.
     pub fn apply_force_to_center(&mut self, id: BodyId, force: Vec2) -> Result<(), PrismError> {
         finite_vec("force", force)?;
+        self.refuse_infinite_effect(id, "force", force.length(), true, |sim, _| {
+            (sim.force + force).is_finite()
+        })?;
         if let Some((sim, _)) = self.dynamic_mut(id)? {
             sim.force += force;
         }
@@ -103,6 +114,9 @@ impl World {
     /// Applies `torque` (N·m) for the next step.
     pub fn apply_torque(&mut self, id: BodyId, torque: f32) -> Result<(), PrismError> {
         finite("torque", torque)?;
+        self.refuse_infinite_effect(id, "torque", torque, true, |sim, _| {
+            (sim.torque + torque).is_finite()
+        })?;
         if let Some((sim, _)) = self.dynamic_mut(id)? {
             sim.torque += torque;
         }
@@ -118,6 +132,11 @@ impl World {
     ) -> Result<(), PrismError> {
         finite_vec("impulse", impulse)?;
         finite_vec("point", point)?;
+        self.refuse_infinite_effect(id, "impulse", impulse.length(), true, |sim, state| {
+            (state.linear_velocity + sim.inv_mass * impulse).is_finite()
+                && (state.angular_velocity + sim.inv_inertia * cross(point - sim.center, impulse))
+                    .is_finite()
+        })?;
         if let Some((sim, state)) = self.dynamic_mut(id)? {
             state.linear_velocity += sim.inv_mass * impulse;
             state.angular_velocity += sim.inv_inertia * cross(point - sim.center, impulse);
@@ -132,6 +151,9 @@ impl World {
         impulse: Vec2,
     ) -> Result<(), PrismError> {
         finite_vec("impulse", impulse)?;
+        self.refuse_infinite_effect(id, "impulse", impulse.length(), true, |sim, state| {
+            (state.linear_velocity + sim.inv_mass * impulse).is_finite()
+        })?;
         if let Some((sim, state)) = self.dynamic_mut(id)? {
             state.linear_velocity += sim.inv_mass * impulse;
         }
@@ -141,6 +163,9 @@ impl World {
     /// Applies an angular impulse (N·m·s).
     pub fn apply_angular_impulse(&mut self, id: BodyId, impulse: f32) -> Result<(), PrismError> {
         finite("impulse", impulse)?;
+        self.refuse_infinite_effect(id, "impulse", impulse, true, |sim, state| {
+            (state.angular_velocity + sim.inv_inertia * impulse).is_finite()
+        })?;
         if let Some((sim, state)) = self.dynamic_mut(id)? {
             state.angular_velocity += sim.inv_inertia * impulse;
         }

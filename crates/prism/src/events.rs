@@ -47,6 +47,13 @@ pub(crate) struct EventBuffers {
 }
 
 impl EventBuffers {
+    /// A paused step (`dt == 0`): the last step's events are gone, the pending ends wait for
+    /// the next step that runs.
+    pub(crate) fn pause(&mut self) {
+        self.current.begin.clear();
+        self.current.end.clear();
+    }
+
     /// Starts a step's events: clears the last step's and delivers the pending end events.
     pub(crate) fn begin_step(&mut self) {
         self.current.begin.clear();

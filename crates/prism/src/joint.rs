@@ -29,7 +29,8 @@
 //!
 //! An iterative solver moves impulses well only between bodies of similar effective mass at the
 //! joint, `1/(1/m + d²/I)`; a heavy body hung on light thin links makes the chain stretch.
-//! [`World::mass_ratio_report`] lists the joints whose ratio exceeds a threshold, with the two
+//! [`World::mass_ratio_warnings`] lists the joints whose ratio exceeds 10 (and
+//! [`World::mass_ratio_report`] those above a threshold of the caller's), with the two
 //! remedies: raise the light body's rotational inertia (`BodyDef::inertia_scale`, ×2–4, which
 //! raises `d²/I`'s denominator without changing the mass or how the body falls) or add substeps.
 

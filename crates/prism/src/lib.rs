@@ -116,10 +116,10 @@
 //!
 //! let mut world = World::new(WorldDef::default())?;
 //! let ground = world.create_body(&BodyDef::fixed_at(Vec2::new(0.0, -1.0)))?;
-//! world.create_polygon_shape(ground, &ShapeDef::default(), &make_box(20.0, 1.0))?;
+//! world.create_polygon_shape(ground, &ShapeDef::default(), &make_box(20.0, 1.0)?)?;
 //!
 //! let crate_body = world.create_body(&BodyDef::dynamic_at(Vec2::new(0.0, 0.5)))?;
-//! world.create_polygon_shape(crate_body, &ShapeDef::default(), &make_box(0.5, 0.5))?;
+//! world.create_polygon_shape(crate_body, &ShapeDef::default(), &make_box(0.5, 0.5)?)?;
 //!
 //! for _ in 0..60 {
 //!     world.step(1.0 / 60.0, 4)?;
@@ -139,10 +139,12 @@ mod def;
 mod error;
 mod events;
 mod finalize;
+mod finite_effects;
 mod graph;
 mod island;
 mod joint;
 mod mass;
+mod mass_limits;
 mod narrowphase;
 mod profile;
 mod query;
@@ -172,7 +174,8 @@ pub use world::World;
 pub use ::island::IslandId;
 pub use collision::chain::ChainError;
 pub use collision::hull::{
-    HullError, make_box, make_offset_box, make_polygon, make_rounded_box, make_square,
+    HullError, MIN_HALF_EXTENT, check_polygon, make_box, make_offset_box, make_polygon,
+    make_rounded_box, make_square,
 };
 pub use collision::mass::MassData;
 pub use collision::{

@@ -45,11 +45,22 @@ impl World {
 
     /// Overrides the mass properties of a dynamic body (no effect on others). Adding or removing
     /// a shape later recomputes them from the shapes. A zero mass becomes 1, as for a body
-    /// without massive shapes.
+    /// without massive shapes. A positive mass or inertia must have a finite inverse (be at
+    /// least `1/f32::MAX`).
     pub fn set_mass_data(&mut self, id: BodyId, mass_data: MassData) -> Result<(), PrismError> {
         non_negative("MassData::mass", mass_data.mass)?;
         finite_vec("MassData::center", mass_data.center)?;
         non_negative("MassData::rotational_inertia", mass_data.rotational_inertia)?;
+        crate::mass_limits::check_mass_override(&mass_data)?;
+        let center = mass_data.center;
+        let size = center.x.abs().max(center.y.abs());
+        self.refuse_infinite_effect(id, "MassData::center", size, true, |sim, state| {
+            // As `apply_mass` moves the centre and corrects the velocity.
+            let new_center = sim.transform.apply(center);
+            let velocity =
+                state.linear_velocity + cross_sv(state.angular_velocity, new_center - sim.center);
+            new_center.is_finite() && velocity.is_finite()
+        })?;
         let body = self.body(id)?;
         let (dynamic, fixed_rotation) = (body.body_type == BodyType::Dynamic, body.fixed_rotation);
         let (sim, state) = self.sim_state_mut(id)?;
@@ -66,9 +77,11 @@ impl World {
     }
 
     /// Multiplies the rotational inertia a dynamic body gets from its shapes by `scale`
-    /// (finite, > 0) from now on, and recomputes its mass. Wakes the body.
+    /// (finite, > 0, and such that the scaled inertia and its inverse are finite) from now on,
+    /// and recomputes its mass. Wakes the body.
     pub fn set_inertia_scale(&mut self, id: BodyId, scale: f32) -> Result<(), PrismError> {
         positive("inertia_scale", scale)?;
+        self.check_inertia_scale(id, scale)?;
         self.body_mut(id)?.inertia_scale = scale;
         self.wake_body(id.index());
         self.update_body_mass(id.index());
@@ -103,29 +116,23 @@ impl World {
     }
 
     /// Sums the shapes' mass properties about the body's centre of mass.
-    fn mass_from_shapes(&self, shapes: &[ShapeId]) -> MassData {
-        let (mut mass, mut moment, mut inertia_about_origin) = (0.0, Vec2::ZERO, 0.0);
-        for shape in shapes.iter().filter_map(|&id| self.shapes.get(id)) {
-            if shape.density == 0.0 {
-                continue;
-            }
-            let part = compute_mass(&shape.geometry, shape.density);
-            mass += part.mass;
-            moment += part.mass * part.center;
-            inertia_about_origin +=
-                part.rotational_inertia + part.mass * part.center.length_squared();
-        }
-        let center = if mass > 0.0 {
-            moment / mass
-        } else {
-            Vec2::ZERO
-        };
-        let inertia = (inertia_about_origin - mass * center.length_squared()).max(0.0);
-        MassData {
-            mass,
-            center,
-            rotational_inertia: inertia,
-        }
+    pub(crate) fn mass_from_shapes(&self, shapes: &[ShapeId]) -> MassData {
+        sum_mass_parts(self.shape_mass_parts(shapes))
+    }
+
+    /// The mass properties of each shape that has mass. Massless parts (zero density,
+    /// segments, chain links) add nothing, and are skipped rather than added as zeros: the
+    /// parallel-axis term `0·|c|²` of a segment 10²⁰ m from the origin is `0·∞ = NaN`.
+    pub(crate) fn shape_mass_parts<'a>(
+        &'a self,
+        shapes: &'a [ShapeId],
+    ) -> impl Iterator<Item = MassData> + 'a {
+        shapes
+            .iter()
+            .filter_map(|&id| self.shapes.get(id))
+            .filter(|shape| shape.density != 0.0)
+            .map(|shape| compute_mass(&shape.geometry, shape.density))
+            .filter(|part| part.mass != 0.0)
     }
 
     /// Recomputes a body's extent from its shapes (see the module notes).
@@ -154,6 +161,28 @@ impl World {
         if let Some((sim, _)) = self.body_sim_state_mut(body_index) {
             sim.max_extent = extent;
         }
+    }
+}
+
+/// Sums mass properties given about each part's own centre into the body's: total mass, centre
+/// of mass, and inertia about that centre (the parallel-axis theorem twice; module notes).
+pub(crate) fn sum_mass_parts(parts: impl Iterator<Item = MassData>) -> MassData {
+    let (mut mass, mut moment, mut inertia_about_origin) = (0.0, Vec2::ZERO, 0.0);
+    for part in parts {
+        mass += part.mass;
+        moment += part.mass * part.center;
+        inertia_about_origin += part.rotational_inertia + part.mass * part.center.length_squared();
+    }
+    let center = if mass > 0.0 {
+        moment / mass
+    } else {
+        Vec2::ZERO
+    };
+    let inertia = (inertia_about_origin - mass * center.length_squared()).max(0.0);
+    MassData {
+        mass,
+        center,
+        rotational_inertia: inertia,
     }
 }
 

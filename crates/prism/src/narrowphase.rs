@@ -317,13 +317,17 @@ mod tests {
             .create_body(&BodyDef::fixed_at(Vec2::new(0.0, -1.0)))
             .unwrap();
         world
-            .create_polygon_shape(ground, &ShapeDef::default(), &make_box(20.0, 1.0))
+            .create_polygon_shape(ground, &ShapeDef::default(), &make_box(20.0, 1.0).unwrap())
             .unwrap();
         let crate_body = world
             .create_body(&BodyDef::dynamic_at(Vec2::new(0.0, 0.5)))
             .unwrap();
         world
-            .create_polygon_shape(crate_body, &ShapeDef::default(), &make_box(0.5, 0.5))
+            .create_polygon_shape(
+                crate_body,
+                &ShapeDef::default(),
+                &make_box(0.5, 0.5).unwrap(),
+            )
             .unwrap();
         for _ in 0..30 {
             world.step(DT, 4).unwrap();

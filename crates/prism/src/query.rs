@@ -174,8 +174,19 @@ impl World {
     }
 }
 
+/// The ray's points must be finite, and so must their squared lengths: the exact tests solve
+/// quadratics in them (about 1.8·10¹⁹ m is the limit).
 fn validate_ray(origin: Vec2, translation: Vec2) -> Result<(), PrismError> {
     finite_vec("origin", origin)?;
     finite_vec("translation", translation)?;
+    for (field, v) in [("origin", origin), ("translation", translation)] {
+        if !v.length_squared().is_finite() {
+            return Err(PrismError::OutOfRange {
+                field,
+                value: v.x.abs().max(v.y.abs()),
+                requirement: "small enough that its squared length is finite",
+            });
+        }
+    }
     Ok(())
 }

@@ -9,8 +9,12 @@
 //! Geometry checks: every coordinate finite; circle and capsule radii positive; segments longer
 //! than the linear slop. A capsule whose two centres are closer than the linear slop is stored as
 //! a circle, as Box2D does: the two are the same set of points, and the circle's manifolds are
-//! better conditioned. Polygons must have 3 to 8 finite vertices enclosing a positive area and a
-//! finite, non-negative radius; build them with [`crate::make_polygon`] or the box helpers.
+//! better conditioned. Polygons must be what [`crate::make_polygon`] and the box helpers build —
+//! 3 to 8 finite vertices, convex and counter-clockwise, edges and corners not degenerate,
+//! outward unit normals, the area centroid, a finite non-negative radius — which
+//! [`crate::check_polygon`] verifies for any polygon, however it was made. Finally the shape's
+//! mass properties, and its body's with it, must fit in `f32` (`mass_limits.rs`), and so must
+//! its bounding box where its body stands (`finite_effects.rs`).
 //!
 //! Chains: [`World::create_chain`] returns the ids of its links (one chain-segment shape per
 //! link, in point order). There is no separate chain object: destroy a chain by destroying its
@@ -19,14 +23,14 @@
 use crate::broadphase::{TreeKind, fat_margin, proxy_box};
 use crate::def::{Filter, ShapeDef};
 use crate::error::{IdKind, PrismError, finite_vec, positive};
+use crate::finite_effects::{box_out_of_range, shape_box_fits};
+use crate::mass_limits::position_field;
 use crate::world::World;
 use collision::chain::make_chain;
 use collision::geometry::compute_aabb;
-use collision::hull::HullError;
-use collision::{
-    Aabb, Capsule, Circle, LINEAR_SLOP, MAX_POLYGON_VERTICES, Polygon, Segment, Shape,
-};
-use core_soa::{BodyId, BodyType, ShapeId, Vec2, cross};
+use collision::hull::check_polygon;
+use collision::{Aabb, Capsule, Circle, LINEAR_SLOP, Polygon, Segment, Shape};
+use core_soa::{BodyId, BodyType, ShapeId, Vec2};
 
 /// Everything the world keeps about one shape.
 #[derive(Clone, Debug)]
@@ -107,7 +111,7 @@ impl World {
         def: &ShapeDef,
         polygon: &Polygon,
     ) -> Result<ShapeId, PrismError> {
-        validate_polygon(polygon)?;
+        check_polygon(polygon)?;
         self.create_shape(body, def, Shape::Polygon(*polygon))
     }
 
@@ -124,6 +128,14 @@ impl World {
         self.body(body)?;
         def.validate()?;
         let links = make_chain(points, closed, self.next_chain_id)?;
+        let transform = self.body_transform(body)?;
+        for link in &links {
+            let geometry = Shape::ChainSegment(*link);
+            if !shape_box_fits(&geometry, transform) {
+                let (field, value) = position_field(&geometry);
+                return Err(box_out_of_range(field, value));
+            }
+        }
         self.next_chain_id = self.next_chain_id.wrapping_add(1);
         let ids = links
             .into_iter()
@@ -234,6 +246,11 @@ impl World {
     ) -> Result<ShapeId, PrismError> {
         self.body(body)?;
         def.validate()?;
+        self.check_shape_mass(body, def, &geometry)?;
+        if !shape_box_fits(&geometry, self.body_transform(body)?) {
+            let (field, value) = position_field(&geometry);
+            return Err(box_out_of_range(field, value));
+        }
         let id = self.insert_shape(body, def, geometry)?;
         self.update_body_mass(body.index());
         Ok(id)
@@ -323,42 +340,4 @@ impl World {
             }
         }
     }
-}
-
-/// Checks a polygon built outside the world's helpers (see the module notes).
-fn validate_polygon(polygon: &Polygon) -> Result<(), PrismError> {
-    if polygon.count > MAX_POLYGON_VERTICES {
-        return Err(HullError::TooManyVertices {
-            count: polygon.count,
-        }
-        .into());
-    }
-    if polygon.count < 3 {
-        return Err(HullError::TooFewPoints {
-            distinct: polygon.count,
-        }
-        .into());
-    }
-    let vertices = polygon.verts();
-    if let Some(index) = vertices.iter().position(|v| !v.is_finite()) {
-        return Err(HullError::NonFinite { index }.into());
-    }
-    if !(polygon.radius.is_finite() && polygon.radius >= 0.0) {
-        return Err(HullError::InvalidRadius {
-            radius: polygon.radius,
-        }
-        .into());
-    }
-    // Twice the signed area by the shoelace formula, fanned from the first vertex; counter-
-    // clockwise polygons are positive. Collinear (or clockwise) vertices enclose no area.
-    let origin = vertices[0];
-    let twice_area: f32 = vertices
-        .windows(2)
-        .skip(1)
-        .map(|edge| cross(edge[0] - origin, edge[1] - origin))
-        .sum();
-    if twice_area <= LINEAR_SLOP * LINEAR_SLOP {
-        return Err(HullError::Collinear.into());
-    }
-    Ok(())
 }

@@ -95,6 +95,11 @@ impl BodyEventBuffers {
         self.pending.wake.push(BodyWakeEvent { body, island });
     }
 
+    /// A paused step: nothing is published, what was collected waits for the next step.
+    pub(crate) fn pause(&mut self) {
+        self.published = BodyEvents::default();
+    }
+
     /// Publishes what was collected and starts collecting anew.
     fn publish(&mut self) {
         self.published = std::mem::take(&mut self.pending);

@@ -187,14 +187,14 @@ mod tests {
             .create_body(&BodyDef::fixed_at(Vec2::new(0.0, -1.0)))
             .unwrap();
         world
-            .create_polygon_shape(ground, &ShapeDef::default(), &make_box(20.0, 1.0))
+            .create_polygon_shape(ground, &ShapeDef::default(), &make_box(20.0, 1.0).unwrap())
             .unwrap();
         let mut drop = |x: f32| {
             let body = world
                 .create_body(&BodyDef::dynamic_at(Vec2::new(x, 0.5)))
                 .unwrap();
             world
-                .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5))
+                .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
                 .unwrap();
             body
         };

@@ -107,11 +107,18 @@ impl World {
     /// Advances the world by `dt` seconds with `substeps` solver substeps (the sequential
     /// impulses solver uses `substeps` as its velocity iteration count).
     ///
-    /// Errors: `dt` not finite and positive, or `substeps == 0` (nothing happens); or
+    /// `dt == 0` pauses: nothing moves and nothing is computed, and the event lists (contact,
+    /// body, joint) read after the call are empty, so no stale events are read. (Box2D also
+    /// clears its events and skips the solve for a zero step, but still updates the contacts
+    /// and reports their touch events; Prism leaves that to the next step that runs.) Events
+    /// that calls made between steps produced (end touches of destroyed shapes, wakes) are
+    /// kept for that step.
+    ///
+    /// Errors: `dt` negative or not finite, or `substeps == 0` (nothing happens); or
     /// [`PrismError::Diverged`] after a completed step in which some bodies blew up (they were
     /// reset; everything else stepped normally).
     pub fn step(&mut self, dt: f32, substeps: u32) -> Result<(), PrismError> {
-        crate::error::positive("dt", dt)?;
+        crate::error::non_negative("dt", dt)?;
         if substeps == 0 {
             return Err(PrismError::InvalidCount {
                 field: "substeps",
@@ -119,12 +126,24 @@ impl World {
                 requirement: "at least 1",
             });
         }
+        if dt == 0.0 {
+            self.pause();
+            return Ok(());
+        }
         if self.def.worker_count <= 1 {
             // One worker: every phase runs serially on the caller, with no hand-off to the pool.
             return self.run_step(dt, substeps);
         }
         let pool = Arc::clone(&self.thread_pool);
         pool.install(|| self.run_step(dt, substeps))
+    }
+
+    /// A step with `dt == 0`: clears the last step's events and timings, changes nothing else.
+    fn pause(&mut self) {
+        self.events.pause();
+        self.islands.events.pause();
+        self.joints.break_events.clear();
+        self.profile = StepProfile::default();
     }
 
     /// The phases of a step, in order. It runs inside the world's thread pool, so every

@@ -55,7 +55,7 @@ fn random_edits_keep_the_world_consistent() {
                     1 => world.create_polygon_shape(
                         body,
                         &def,
-                        &make_box(rng.range(0.1, 0.6), rng.range(0.1, 0.6)),
+                        &make_box(rng.range(0.1, 0.6), rng.range(0.1, 0.6)).unwrap(),
                     ),
                     _ => {
                         let capsule = Capsule {

@@ -119,7 +119,7 @@ fn a_body_touching_more_bodies_than_colours_overflows_and_still_rests() {
                 .create_body(&BodyDef::dynamic_at(Vec2::new(x, half)))
                 .unwrap();
             world
-                .create_polygon_shape(body, &ShapeDef::default(), &make_square(half))
+                .create_polygon_shape(body, &ShapeDef::default(), &make_square(half).unwrap())
                 .unwrap();
             body
         })
@@ -128,7 +128,7 @@ fn a_body_touching_more_bodies_than_colours_overflows_and_still_rests() {
         .create_body(&BodyDef::dynamic_at(Vec2::new(0.0, 2.0 * half + half)))
         .unwrap();
     world
-        .create_polygon_shape(plank, &ShapeDef::default(), &make_box(15.0, half))
+        .create_polygon_shape(plank, &ShapeDef::default(), &make_box(15.0, half).unwrap())
         .unwrap();
     run(&mut world, 120);
     let counters = world.counters();
@@ -163,7 +163,7 @@ fn the_graph_follows_touching_and_destruction() {
         })
         .unwrap();
     world
-        .create_polygon_shape(ram, &ShapeDef::default(), &make_box(1.0, 1.0))
+        .create_polygon_shape(ram, &ShapeDef::default(), &make_box(1.0, 1.0).unwrap())
         .unwrap();
     let mut changes = 0;
     for step in 0..180 {

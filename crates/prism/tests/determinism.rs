@@ -102,7 +102,7 @@ fn many_pyramids(world: &mut World) -> Vec<BodyId> {
             .create_segment_shape(ground, &ShapeDef::default(), &segment)
             .unwrap();
     }
-    let square = make_square(extent);
+    let square = make_square(extent).unwrap();
     let mut boxes = Vec::new();
     for row in 0..rows {
         for column in 0..columns {

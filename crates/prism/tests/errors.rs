@@ -16,7 +16,7 @@ fn world_with_a_box() -> (World, prism::BodyId) {
         .create_body(&BodyDef::dynamic_at(Vec2::new(0.0, 1.0)))
         .unwrap();
     world
-        .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5))
+        .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
         .unwrap();
     (world, body)
 }
@@ -66,7 +66,7 @@ fn nan_position_is_rejected() {
 fn bad_density_friction_and_dimensions_are_rejected() {
     let (mut world, body) = world_with_a_box();
     let before = world.counters();
-    let square = make_box(0.5, 0.5);
+    let square = make_box(0.5, 0.5).unwrap();
     let cases = [
         (
             ShapeDef {
@@ -161,7 +161,7 @@ fn zero_density_is_allowed_and_gives_the_default_mass() {
         ..ShapeDef::default()
     };
     world
-        .create_polygon_shape(body, &massless, &make_box(1.0, 1.0))
+        .create_polygon_shape(body, &massless, &make_box(1.0, 1.0).unwrap())
         .unwrap();
     let mass = world.mass_data(body).unwrap();
     assert_eq!((mass.mass, mass.rotational_inertia), (1.0, 0.0));
@@ -181,7 +181,7 @@ fn degenerate_polygons_are_rejected() {
 
     let two_vertices = Polygon {
         count: 2,
-        ..make_box(1.0, 1.0)
+        ..make_box(1.0, 1.0).unwrap()
     };
     let err = world
         .create_polygon_shape(body, &ShapeDef::default(), &two_vertices)
@@ -191,7 +191,7 @@ fn degenerate_polygons_are_rejected() {
         PrismError::DegeneratePolygon(HullError::TooFewPoints { distinct: 2 })
     );
 
-    let mut flattened = make_box(1.0, 1.0);
+    let mut flattened = make_box(1.0, 1.0).unwrap();
     for v in &mut flattened.vertices[..4] {
         v.y = 0.0;
     }
@@ -200,7 +200,7 @@ fn degenerate_polygons_are_rejected() {
         .unwrap_err();
     assert_eq!(err, PrismError::DegeneratePolygon(HullError::Collinear));
 
-    let mut poisoned = make_box(1.0, 1.0);
+    let mut poisoned = make_box(1.0, 1.0).unwrap();
     poisoned.vertices[2].x = f32::NAN;
     let err = world
         .create_polygon_shape(body, &ShapeDef::default(), &poisoned)

@@ -65,7 +65,7 @@ fn scene() -> Scene {
             .create_body(&BodyDef::dynamic_at(Vec2::new(x, y)))
             .unwrap();
         let shape = world
-            .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5))
+            .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
             .unwrap();
         (body, shape)
     };
@@ -157,13 +157,13 @@ fn shapes_without_events_report_nothing() {
         .create_body(&BodyDef::fixed_at(Vec2::new(0.0, -1.0)))
         .unwrap();
     world
-        .create_polygon_shape(ground, &quiet, &make_box(20.0, 1.0))
+        .create_polygon_shape(ground, &quiet, &make_box(20.0, 1.0).unwrap())
         .unwrap();
     let body = world
         .create_body(&BodyDef::dynamic_at(Vec2::new(0.0, 1.0)))
         .unwrap();
     world
-        .create_polygon_shape(body, &quiet, &make_box(0.5, 0.5))
+        .create_polygon_shape(body, &quiet, &make_box(0.5, 0.5).unwrap())
         .unwrap();
     let (begun, _) = collect(&mut world, 60);
     assert!(begun.is_empty());

@@ -330,7 +330,7 @@ fn ragdoll_pile() -> u64 {
     add_ground(&mut world, 5.0);
     let walls = world.create_body(&BodyDef::fixed_at(Vec2::ZERO)).unwrap();
     for x in [-5.2f32, 5.2] {
-        let wall = prism::make_offset_box(0.2, 6.0, Vec2::new(x, 6.0), Rot::IDENTITY);
+        let wall = prism::make_offset_box(0.2, 6.0, Vec2::new(x, 6.0), Rot::IDENTITY).unwrap();
         world
             .create_polygon_shape(walls, &ShapeDef::default(), &wall)
             .unwrap();
@@ -373,7 +373,11 @@ fn dynamic_box(world: &mut World, at: Vec2, angle: f32, half: Vec2) -> BodyId {
         })
         .unwrap();
     world
-        .create_polygon_shape(body, &ShapeDef::default(), &make_box(half.x, half.y))
+        .create_polygon_shape(
+            body,
+            &ShapeDef::default(),
+            &make_box(half.x, half.y).unwrap(),
+        )
         .unwrap();
     body
 }
@@ -392,7 +396,7 @@ fn machines() -> u64 {
         })
         .unwrap();
     world
-        .create_polygon_shape(ramp, &ShapeDef::default(), &make_box(4.0, 0.2))
+        .create_polygon_shape(ramp, &ShapeDef::default(), &make_box(4.0, 0.2).unwrap())
         .unwrap();
     let mut joints = Vec::new();
 
@@ -630,7 +634,7 @@ fn sleep_and_wake() -> u64 {
 
 /// A 6-row pyramid of unit boxes on the ground centred at `x`, bottom row first.
 fn common_pyramid_at(world: &mut World, x: f32) -> Vec<BodyId> {
-    let square = make_square(0.5);
+    let square = make_square(0.5).unwrap();
     let mut boxes = Vec::new();
     for row in 0..6 {
         for column in row..6 {

@@ -25,7 +25,7 @@ fn incline(mu: f32) -> (World, BodyId, Vec2) {
         })
         .unwrap();
     world
-        .create_polygon_shape(ramp, &shape, &make_box(30.0, 0.5))
+        .create_polygon_shape(ramp, &shape, &make_box(30.0, 0.5).unwrap())
         .unwrap();
     // The slab's top face is 0.5 along its normal; the box's centre another 0.5 beyond.
     let normal = rotation.y_axis();
@@ -37,7 +37,7 @@ fn incline(mu: f32) -> (World, BodyId, Vec2) {
     };
     let body = world.create_body(&def).unwrap();
     world
-        .create_polygon_shape(body, &shape, &make_box(0.5, 0.5))
+        .create_polygon_shape(body, &shape, &make_box(0.5, 0.5).unwrap())
         .unwrap();
     (world, body, -rotation.x_axis())
 }

@@ -28,7 +28,7 @@ fn dynamic_box(world: &mut World, position: Vec2, half: Vec2, density: f32) -> B
         ..ShapeDef::default()
     };
     world
-        .create_polygon_shape(body, &shape, &make_box(half.x, half.y))
+        .create_polygon_shape(body, &shape, &make_box(half.x, half.y).unwrap())
         .unwrap();
     body
 }
@@ -183,9 +183,9 @@ fn revolute_limit_holds_a_falling_arm() {
         .create_body(&BodyDef::dynamic_at(pivot + Vec2::new(1.0, 0.0)))
         .unwrap();
     world
-        .create_polygon_shape(arm, &ShapeDef::default(), &make_box(1.0, 0.05))
+        .create_polygon_shape(arm, &ShapeDef::default(), &make_box(1.0, 0.05).unwrap())
         .unwrap();
-    let tip = make_offset_box(0.1, 0.1, Vec2::new(0.9, 0.0), prism::Rot::IDENTITY);
+    let tip = make_offset_box(0.1, 0.1, Vec2::new(0.9, 0.0), prism::Rot::IDENTITY).unwrap();
     let heavy = ShapeDef {
         density: 50.0,
         ..ShapeDef::default()
@@ -276,7 +276,11 @@ fn hanging_chain(def: WorldDef, links: usize, inertia_scale: f32) -> (World, Bod
             })
             .unwrap();
         world
-            .create_polygon_shape(link, &link_shape, &make_box(0.05, 0.5 * link_length))
+            .create_polygon_shape(
+                link,
+                &link_shape,
+                &make_box(0.05, 0.5 * link_length).unwrap(),
+            )
             .unwrap();
         let joint_at = top - Vec2::new(0.0, i as f32 * link_length);
         hinge(

@@ -18,7 +18,7 @@ fn world() -> World {
 fn dynamic_box(world: &mut World, position: Vec2, half: f32) -> BodyId {
     let body = world.create_body(&BodyDef::dynamic_at(position)).unwrap();
     world
-        .create_polygon_shape(body, &ShapeDef::default(), &make_box(half, half))
+        .create_polygon_shape(body, &ShapeDef::default(), &make_box(half, half).unwrap())
         .unwrap();
     body
 }
@@ -324,7 +324,7 @@ fn weld_holds_a_cantilever() {
         .create_body(&BodyDef::dynamic_at(Vec2::new(1.0, 5.0)))
         .unwrap();
     world
-        .create_polygon_shape(beam, &ShapeDef::default(), &make_box(1.0, 0.1))
+        .create_polygon_shape(beam, &ShapeDef::default(), &make_box(1.0, 0.1).unwrap())
         .unwrap();
     let base = world
         .anchored_joint_def(wall, beam, Vec2::new(0.0, 5.0))
@@ -434,7 +434,7 @@ fn mass_ratio_report_and_inertia_scale() {
         .create_body(&BodyDef::dynamic_at(Vec2::new(0.0, -1.0)))
         .unwrap();
     world
-        .create_polygon_shape(light, &ShapeDef::default(), &make_box(0.05, 0.5))
+        .create_polygon_shape(light, &ShapeDef::default(), &make_box(0.05, 0.5).unwrap())
         .unwrap();
     let heavy = world
         .create_body(&BodyDef::dynamic_at(Vec2::new(0.0, -2.5)))
@@ -444,7 +444,7 @@ fn mass_ratio_report_and_inertia_scale() {
         ..ShapeDef::default()
     };
     world
-        .create_polygon_shape(heavy, &dense, &make_box(0.5, 0.5))
+        .create_polygon_shape(heavy, &dense, &make_box(0.5, 0.5).unwrap())
         .unwrap();
     world
         .create_revolute_joint(&RevoluteJointDef::new(JointDef {

@@ -23,7 +23,7 @@ fn single_box_has_rectangle_mass_and_inertia() {
         ..ShapeDef::default()
     };
     world
-        .create_polygon_shape(body, &dense, &make_box(1.0, 0.5))
+        .create_polygon_shape(body, &dense, &make_box(1.0, 0.5).unwrap())
         .unwrap();
     let m = world.mass_data(body).unwrap();
     // 2 m × 1 m at density 2: m = 4, I = m(w² + h²)/12 = 4·5/12.
@@ -42,7 +42,7 @@ fn two_offset_shapes_combine_by_the_parallel_axis_theorem() {
         .create_polygon_shape(
             body,
             &def,
-            &make_offset_box(0.5, 0.5, Vec2::new(1.0, 0.0), prism::Rot::IDENTITY),
+            &make_offset_box(0.5, 0.5, Vec2::new(1.0, 0.0), prism::Rot::IDENTITY).unwrap(),
         )
         .unwrap();
     world
@@ -81,14 +81,14 @@ fn destroying_a_shape_recomputes_the_mass() {
         .create_polygon_shape(
             body,
             &def,
-            &make_offset_box(0.5, 0.5, Vec2::new(1.0, 0.0), prism::Rot::IDENTITY),
+            &make_offset_box(0.5, 0.5, Vec2::new(1.0, 0.0), prism::Rot::IDENTITY).unwrap(),
         )
         .unwrap();
     world
         .create_polygon_shape(
             body,
             &def,
-            &make_offset_box(0.5, 0.5, Vec2::new(-1.0, 0.0), prism::Rot::IDENTITY),
+            &make_offset_box(0.5, 0.5, Vec2::new(-1.0, 0.0), prism::Rot::IDENTITY).unwrap(),
         )
         .unwrap();
     assert!(close(
@@ -115,7 +115,7 @@ fn fixed_rotation_static_kinematic_and_overrides() {
         })
         .unwrap();
     world
-        .create_polygon_shape(fixed, &def, &make_box(0.5, 0.5))
+        .create_polygon_shape(fixed, &def, &make_box(0.5, 0.5).unwrap())
         .unwrap();
     let m = world.mass_data(fixed).unwrap();
     assert_eq!((m.mass, m.rotational_inertia), (1.0, 0.0));
@@ -126,14 +126,14 @@ fn fixed_rotation_static_kinematic_and_overrides() {
         .create_body(&BodyDef::kinematic_at(Vec2::ZERO))
         .unwrap();
     world
-        .create_polygon_shape(kinematic, &def, &make_box(0.5, 0.5))
+        .create_polygon_shape(kinematic, &def, &make_box(0.5, 0.5).unwrap())
         .unwrap();
     assert_eq!(world.mass_data(kinematic).unwrap().mass, 0.0);
     assert_eq!(world.body_type(kinematic).unwrap(), BodyType::Kinematic);
 
     let body = world.create_body(&BodyDef::dynamic_at(Vec2::ZERO)).unwrap();
     world
-        .create_polygon_shape(body, &def, &make_box(0.5, 0.5))
+        .create_polygon_shape(body, &def, &make_box(0.5, 0.5).unwrap())
         .unwrap();
     let custom = MassData {
         mass: 7.0,
@@ -160,7 +160,7 @@ fn kinematic_body_moves_at_its_velocity_and_ignores_gravity() {
     };
     let body = world.create_body(&def).unwrap();
     world
-        .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5))
+        .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
         .unwrap();
     for _ in 0..60 {
         world.step(1.0 / 60.0, 4).unwrap();

@@ -46,7 +46,7 @@ fn head_on_collision_conserves_linear_momentum() {
             })
             .unwrap();
         world
-            .create_polygon_shape(block, &heavy, &make_box(0.3, 0.3))
+            .create_polygon_shape(block, &heavy, &make_box(0.3, 0.3).unwrap())
             .unwrap();
 
         let momentum = |world: &World| {

@@ -157,7 +157,7 @@ fn revolute_pinned_rod_keeps_its_period_and_energy() {
         })
         .unwrap();
     world
-        .create_polygon_shape(rod, &ShapeDef::default(), &make_box(0.5, 0.025))
+        .create_polygon_shape(rod, &ShapeDef::default(), &make_box(0.5, 0.025).unwrap())
         .unwrap();
     let hinge = JointDef {
         local_anchor_b: Vec2::new(-0.5, 0.0),

@@ -41,7 +41,7 @@ fn scene() -> Scene {
         .create_body(&BodyDef::dynamic_at(Vec2::new(0.0, 5.0)))
         .unwrap();
     let block = world
-        .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5))
+        .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
         .unwrap();
     let body = world
         .create_body(&BodyDef::dynamic_at(Vec2::new(3.0, 2.0)))

@@ -20,7 +20,7 @@ fn drop_box(kind: SolverKind, substeps: u32) -> (World, prism::BodyId) {
         .create_body(&BodyDef::dynamic_at(Vec2::new(0.0, 2.0)))
         .unwrap();
     world
-        .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5))
+        .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
         .unwrap();
     run_with(&mut world, 180, substeps);
     (world, body)

@@ -125,13 +125,13 @@ fn negative_group_never_collides_positive_group_always_does() {
         .create_body(&BodyDef::dynamic_at(Vec2::new(0.0, 0.5)))
         .unwrap();
     world
-        .create_polygon_shape(lower, &ghost, &make_box(0.5, 0.5))
+        .create_polygon_shape(lower, &ghost, &make_box(0.5, 0.5).unwrap())
         .unwrap();
     let upper = world
         .create_body(&BodyDef::dynamic_at(Vec2::new(0.0, 1.5)))
         .unwrap();
     world
-        .create_polygon_shape(upper, &ghost, &make_box(0.5, 0.5))
+        .create_polygon_shape(upper, &ghost, &make_box(0.5, 0.5).unwrap())
         .unwrap();
     run(&mut world, 90);
     // They fall through each other: both end on the ground, overlapping.
@@ -158,13 +158,13 @@ fn negative_group_never_collides_positive_group_always_does() {
         .create_body(&BodyDef::dynamic_at(Vec2::new(0.0, 0.5)))
         .unwrap();
     world
-        .create_polygon_shape(lower, &def, &make_box(0.5, 0.5))
+        .create_polygon_shape(lower, &def, &make_box(0.5, 0.5).unwrap())
         .unwrap();
     let upper = world
         .create_body(&BodyDef::dynamic_at(Vec2::new(0.0, 1.6)))
         .unwrap();
     world
-        .create_polygon_shape(upper, &def, &make_box(0.5, 0.5))
+        .create_polygon_shape(upper, &def, &make_box(0.5, 0.5).unwrap())
         .unwrap();
     run(&mut world, 90);
     assert!(
@@ -202,7 +202,11 @@ fn kinematic_body_pushes_dynamic_bodies_and_is_not_pushed() {
         .create_body(&BodyDef::dynamic_at(Vec2::new(0.0, 0.5)))
         .unwrap();
     world
-        .create_polygon_shape(crate_body, &ShapeDef::default(), &make_box(0.5, 0.5))
+        .create_polygon_shape(
+            crate_body,
+            &ShapeDef::default(),
+            &make_box(0.5, 0.5).unwrap(),
+        )
         .unwrap();
     let pusher_def = BodyDef {
         linear_velocity: Vec2::new(1.0, 0.0),
@@ -210,7 +214,7 @@ fn kinematic_body_pushes_dynamic_bodies_and_is_not_pushed() {
     };
     let pusher = world.create_body(&pusher_def).unwrap();
     world
-        .create_polygon_shape(pusher, &ShapeDef::default(), &make_box(0.5, 0.5))
+        .create_polygon_shape(pusher, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
         .unwrap();
     run(&mut world, 180);
     // After 3 s the pusher is at x = 1 and the crate just ahead of it, moving at 1 m/s.

@@ -35,7 +35,7 @@ fn pyramid_at(world: &mut World, rows: usize, center_x: f32, lift: f32) -> Vec<B
                 .create_body(&BodyDef::dynamic_at(Vec2::new(x, y)))
                 .unwrap();
             world
-                .create_polygon_shape(body, &ShapeDef::default(), &make_square(a))
+                .create_polygon_shape(body, &ShapeDef::default(), &make_square(a).unwrap())
                 .unwrap();
             boxes.push(body);
         }
@@ -164,7 +164,7 @@ fn dropped_box_wakes_only_the_island_it_hits() {
         .create_body(&BodyDef::dynamic_at(Vec2::new(-20.0, 10.0)))
         .unwrap();
     world
-        .create_polygon_shape(falling, &ShapeDef::default(), &make_box(0.5, 0.5))
+        .create_polygon_shape(falling, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
         .unwrap();
     let mut woken: Vec<BodyId> = Vec::new();
     let mut hit = false;
@@ -232,7 +232,7 @@ fn sleep_and_wake_events_match_state_changes() {
             let position = Vec2::new(-6.0 + 6.0 * column as f32, 0.5 + level as f32);
             let body = world.create_body(&BodyDef::dynamic_at(position)).unwrap();
             world
-                .create_polygon_shape(body, &ShapeDef::default(), &make_square(0.5))
+                .create_polygon_shape(body, &ShapeDef::default(), &make_square(0.5).unwrap())
                 .unwrap();
             bodies.push(body);
         }
@@ -249,7 +249,7 @@ fn sleep_and_wake_events_match_state_changes() {
                     .create_body(&BodyDef::dynamic_at(Vec2::new(6.0, 6.0)))
                     .unwrap();
                 world
-                    .create_polygon_shape(dropped, &ShapeDef::default(), &make_square(0.5))
+                    .create_polygon_shape(dropped, &ShapeDef::default(), &make_square(0.5).unwrap())
                     .unwrap();
                 bodies.push(dropped);
                 awake.push(true);
@@ -361,7 +361,11 @@ fn moving_kinematic_body_keeps_what_it_touches_awake() {
         })
         .unwrap();
     world
-        .create_polygon_shape(platform, &ShapeDef::default(), &make_box(4.0, 0.25))
+        .create_polygon_shape(
+            platform,
+            &ShapeDef::default(),
+            &make_box(4.0, 0.25).unwrap(),
+        )
         .unwrap();
     let rider = world
         .create_body(&BodyDef::dynamic_at(Vec2::new(0.0, 0.75)))
@@ -373,7 +377,7 @@ fn moving_kinematic_body_keeps_what_it_touches_awake() {
         ..ShapeDef::default()
     };
     world
-        .create_polygon_shape(rider, &slippery, &make_square(0.5))
+        .create_polygon_shape(rider, &slippery, &make_square(0.5).unwrap())
         .unwrap();
     world.set_gravity(Vec2::ZERO).unwrap();
     for _ in 0..120 {
@@ -432,7 +436,7 @@ fn sleeping_world_is_identical_for_any_worker_count() {
                     .create_body(&BodyDef::dynamic_at(Vec2::new(-10.0, 9.0)))
                     .unwrap();
                 world
-                    .create_polygon_shape(dropped, &ShapeDef::default(), &make_square(0.5))
+                    .create_polygon_shape(dropped, &ShapeDef::default(), &make_square(0.5).unwrap())
                     .unwrap();
                 bodies.push(dropped);
             }
@@ -461,7 +465,7 @@ fn column_at(world: &mut World, x: f32, count: usize) -> Vec<BodyId> {
             let position = Vec2::new(x, 0.5 + level as f32);
             let body = world.create_body(&BodyDef::dynamic_at(position)).unwrap();
             world
-                .create_polygon_shape(body, &ShapeDef::default(), &make_square(0.5))
+                .create_polygon_shape(body, &ShapeDef::default(), &make_square(0.5).unwrap())
                 .unwrap();
             body
         })
@@ -554,7 +558,7 @@ fn pushed_box_wakes_its_sleeping_neighbour() {
                 .create_body(&BodyDef::dynamic_at(Vec2::new(x, 0.5)))
                 .unwrap();
             world
-                .create_polygon_shape(body, &ShapeDef::default(), &make_square(0.5))
+                .create_polygon_shape(body, &ShapeDef::default(), &make_square(0.5).unwrap())
                 .unwrap();
             body
         })

@@ -48,7 +48,7 @@ fn column(
                 })
                 .unwrap();
             world
-                .create_polygon_shape(body, &ShapeDef::default(), &make_box(hx, hy))
+                .create_polygon_shape(body, &ShapeDef::default(), &make_box(hx, hy).unwrap())
                 .unwrap();
             body
         })
@@ -173,7 +173,7 @@ fn heavy_on_light(heavy: f32, steps: usize) -> (f32, f32) {
             ..ShapeDef::default()
         };
         world
-            .create_polygon_shape(body, &shape, &make_box(0.5, 0.5))
+            .create_polygon_shape(body, &shape, &make_box(0.5, 0.5).unwrap())
             .unwrap();
         body
     };

@@ -23,7 +23,7 @@ use prism::{
 /// A wide static ground box with its top face at y = 0.
 fn ground(world: &mut World) -> Result<BodyId, PrismError> {
     let ground = world.create_body(&BodyDef::fixed_at(Vec2::new(0.0, -1.0)))?;
-    world.create_polygon_shape(ground, &ShapeDef::default(), &make_box(50.0, 1.0))?;
+    world.create_polygon_shape(ground, &ShapeDef::default(), &make_box(50.0, 1.0)?)?;
     Ok(ground)
 }
 
@@ -140,7 +140,7 @@ pub fn chain_bridge(world: &mut World) -> Result<Probes, PrismError> {
         world.create_polygon_shape(
             plank,
             &ShapeDef::default(),
-            &make_box(0.5 * plank_length, 0.0625),
+            &make_box(0.5 * plank_length, 0.0625)?,
         )?;
         let pin = Vec2::new(left + i as f32 * plank_length, height);
         hinge(world, previous, plank, pin, RevoluteJoint::default())?;
@@ -152,7 +152,7 @@ pub fn chain_bridge(world: &mut World) -> Result<Probes, PrismError> {
     for i in 0..5 {
         let x = -4.0 + 2.0 * i as f32;
         let load = world.create_body(&BodyDef::dynamic_at(Vec2::new(x, height + 1.0)))?;
-        world.create_polygon_shape(load, &ShapeDef::default(), &make_box(0.25, 0.25))?;
+        world.create_polygon_shape(load, &ShapeDef::default(), &make_box(0.25, 0.25)?)?;
     }
     Ok(probes)
 }
@@ -174,7 +174,7 @@ pub fn heavy_chain(world: &mut World) -> Result<Probes, PrismError> {
     for i in 0..links {
         let center = top + Vec2::new((i as f32 + 0.5) * link_length, 0.0);
         let link = world.create_body(&BodyDef::dynamic_at(center))?;
-        world.create_polygon_shape(link, &link_shape, &make_box(0.5 * link_length, 0.05))?;
+        world.create_polygon_shape(link, &link_shape, &make_box(0.5 * link_length, 0.05)?)?;
         let pin = top + Vec2::new(i as f32 * link_length, 0.0);
         hinge(world, previous, link, pin, RevoluteJoint::default())?;
         probes.subjects.push(link);
@@ -188,7 +188,7 @@ pub fn heavy_chain(world: &mut World) -> Result<Probes, PrismError> {
     };
     let end = top + Vec2::new(links as f32 * link_length, 0.0);
     let weight = world.create_body(&BodyDef::dynamic_at(end + Vec2::new(half, 0.0)))?;
-    world.create_polygon_shape(weight, &heavy, &make_box(half, half))?;
+    world.create_polygon_shape(weight, &heavy, &make_box(half, half)?)?;
     hinge(world, previous, weight, end, RevoluteJoint::default())?;
     probes.subjects.push(weight);
     Ok(probes)

@@ -189,7 +189,7 @@ fn create_shape(world: &mut World, body: BodyId, desc: &ShapeDesc) -> Result<(),
             radius,
         } => {
             let mut polygon =
-                make_offset_box(half_extents.x, half_extents.y, *center, Rot::IDENTITY);
+                make_offset_box(half_extents.x, half_extents.y, *center, Rot::IDENTITY)?;
             polygon.radius = *radius;
             world.create_polygon_shape(body, &def, &polygon)?;
         }

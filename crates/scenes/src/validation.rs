@@ -7,7 +7,7 @@ use prism::{BodyDef, BodyId, Circle, PrismError, Rot, ShapeDef, Vec2, World, mak
 /// A wide static ground box with its top face at y = 0.
 fn flat_ground(world: &mut World) -> Result<BodyId, PrismError> {
     let ground = world.create_body(&BodyDef::fixed_at(Vec2::new(0.0, -1.0)))?;
-    world.create_polygon_shape(ground, &ShapeDef::default(), &make_box(50.0, 1.0))?;
+    world.create_polygon_shape(ground, &ShapeDef::default(), &make_box(50.0, 1.0)?)?;
     Ok(ground)
 }
 
@@ -15,7 +15,7 @@ fn flat_ground(world: &mut World) -> Result<BodyId, PrismError> {
 pub fn resting_box(world: &mut World) -> Result<Probes, PrismError> {
     flat_ground(world)?;
     let body = world.create_body(&BodyDef::dynamic_at(Vec2::new(0.0, 1.0)))?;
-    world.create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5))?;
+    world.create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5)?)?;
     Ok(Probes {
         subjects: vec![body],
         ..Probes::default()
@@ -26,7 +26,7 @@ pub fn resting_box(world: &mut World) -> Result<Probes, PrismError> {
 pub fn pyramid(world: &mut World, rows: u32) -> Result<Probes, PrismError> {
     flat_ground(world)?;
     let a = 0.5f32;
-    let square = make_box(a, a);
+    let square = make_box(a, a)?;
     let mut probes = Probes::default();
     for i in 0..rows {
         let y = (2 * i + 1) as f32 * a;
@@ -55,12 +55,12 @@ pub fn incline(world: &mut World, angle: f32, friction: f32) -> Result<Probes, P
         friction,
         ..ShapeDef::default()
     };
-    world.create_polygon_shape(plane, &material, &make_box(50.0, 1.0))?;
+    world.create_polygon_shape(plane, &material, &make_box(50.0, 1.0)?)?;
     let body = world.create_body(&BodyDef {
         rotation: q,
         ..BodyDef::dynamic_at(q.rotate(Vec2::new(0.0, 0.5)))
     })?;
-    world.create_polygon_shape(body, &material, &make_box(0.5, 0.5))?;
+    world.create_polygon_shape(body, &material, &make_box(0.5, 0.5)?)?;
     Ok(Probes {
         subjects: vec![body],
         ..Probes::default()
@@ -98,7 +98,7 @@ pub fn bouncing_ball(
 pub fn dominoes(world: &mut World, count: u32) -> Result<Probes, PrismError> {
     flat_ground(world)?;
     let mut probes = Probes::default();
-    let tile = make_box(0.05, 0.5);
+    let tile = make_box(0.05, 0.5)?;
     for i in 0..count {
         let body = world.create_body(&BodyDef::dynamic_at(Vec2::new(0.5 * i as f32, 0.5)))?;
         world.create_polygon_shape(body, &ShapeDef::default(), &tile)?;

@@ -203,7 +203,7 @@ impl ColorChecker {
                 self.stamp(color, c.body_b, states)?;
             }
             for joint in group.joints.iter() {
-                let (a, b) = joint.body_indices();
+                let (a, b) = (joint.body_a.index, joint.body_b.index);
                 self.stamp(color, a, states)?;
                 self.stamp(color, b, states)?;
             }

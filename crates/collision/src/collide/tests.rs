@@ -287,7 +287,7 @@ fn collide_polygon_and_standing_capsule() {
     });
     check_all_gaps(&StackCase {
         name: "polygon-standing capsule",
-        shape_a: Shape::Polygon(make_box(1.0, 0.5)),
+        shape_a: Shape::Polygon(make_box(1.0, 0.5).unwrap()),
         shape_b: standing,
         b_x: 0.3,
         b_base_y: 0.7,
@@ -300,7 +300,7 @@ fn collide_polygon_and_standing_capsule() {
 fn collide_polygon_circle_face_and_corner() {
     check_all_gaps(&StackCase {
         name: "polygon-circle",
-        shape_a: Shape::Polygon(make_box(0.5, 0.5)),
+        shape_a: Shape::Polygon(make_box(0.5, 0.5).unwrap()),
         shape_b: circle(0.3),
         b_x: 0.1,
         b_base_y: 0.8,
@@ -313,7 +313,7 @@ fn collide_polygon_circle_face_and_corner() {
         let centre = Vec2::splat(0.5) + (0.3 + gap) * Vec2::splat(FRAC_1_SQRT_2);
         let xf_b = transform(centre.x, centre.y, 0.0);
         let m = collide(
-            &Shape::Polygon(make_box(0.5, 0.5)),
+            &Shape::Polygon(make_box(0.5, 0.5).unwrap()),
             Transform::IDENTITY,
             &circle(0.3),
             xf_b,
@@ -330,7 +330,7 @@ fn collide_polygon_circle_face_and_corner() {
 fn collide_polygon_capsule() {
     check_all_gaps(&StackCase {
         name: "polygon-capsule",
-        shape_a: Shape::Polygon(make_box(1.0, 0.5)),
+        shape_a: Shape::Polygon(make_box(1.0, 0.5).unwrap()),
         shape_b: horizontal_capsule(0.5, 0.2),
         b_x: 0.1,
         b_base_y: 0.7,
@@ -343,8 +343,8 @@ fn collide_polygon_capsule() {
 fn collide_polygon_polygon() {
     check_all_gaps(&StackCase {
         name: "box-box offset",
-        shape_a: Shape::Polygon(make_box(1.0, 0.5)),
-        shape_b: Shape::Polygon(make_box(0.5, 0.25)),
+        shape_a: Shape::Polygon(make_box(1.0, 0.5).unwrap()),
+        shape_b: Shape::Polygon(make_box(0.5, 0.25).unwrap()),
         b_x: 0.7,
         b_base_y: 0.75,
         a_top: 0.5,
@@ -380,8 +380,8 @@ fn collide_rounded_polygon_polygon() {
     // Core 0.4 + radius 0.1: the rounded box's top surface is at y = 0.5.
     check_all_gaps(&StackCase {
         name: "rounded box-box",
-        shape_a: Shape::Polygon(make_rounded_box(0.4, 0.4, 0.1)),
-        shape_b: Shape::Polygon(make_box(0.3, 0.5)),
+        shape_a: Shape::Polygon(make_rounded_box(0.4, 0.4, 0.1).unwrap()),
+        shape_b: Shape::Polygon(make_box(0.3, 0.5).unwrap()),
         b_x: 0.05,
         b_base_y: 1.0,
         a_top: 0.5,
@@ -389,8 +389,8 @@ fn collide_rounded_polygon_polygon() {
     });
     check_all_gaps(&StackCase {
         name: "rounded box-rounded box",
-        shape_a: Shape::Polygon(make_rounded_box(0.4, 0.4, 0.1)),
-        shape_b: Shape::Polygon(make_rounded_box(0.2, 0.3, 0.05)),
+        shape_a: Shape::Polygon(make_rounded_box(0.4, 0.4, 0.1).unwrap()),
+        shape_b: Shape::Polygon(make_rounded_box(0.2, 0.3, 0.05).unwrap()),
         b_x: 0.0,
         b_base_y: 0.85,
         a_top: 0.5,
@@ -405,7 +405,7 @@ fn collide_corners_use_the_vertex_to_vertex_normal() {
     // Cores with half extent 0.4 and corners at (±0.4, ±0.4); B's nearest core corner is
     // offset by k along the diagonal, so the surfaces are k·√2 − (r_a + r_b) apart.
     for radius in [0.0, 0.1] {
-        let shape = Shape::Polygon(make_rounded_box(0.4, 0.4, radius));
+        let shape = Shape::Polygon(make_rounded_box(0.4, 0.4, radius).unwrap());
         for diagonal in [
             Vec2::new(1.0, 1.0),
             Vec2::new(-1.0, 1.0),
@@ -470,7 +470,7 @@ fn collide_segment_pairs() {
     check_all_gaps(&StackCase {
         name: "segment-polygon",
         shape_a: segment(-1.0, 1.0),
-        shape_b: Shape::Polygon(make_box(0.5, 0.5)),
+        shape_b: Shape::Polygon(make_box(0.5, 0.5).unwrap()),
         b_x: 0.2,
         b_base_y: 0.5,
         a_top: 0.0,
@@ -502,7 +502,7 @@ fn collide_chain_pairs() {
     check_all_gaps(&StackCase {
         name: "chain-polygon",
         shape_a: link,
-        shape_b: Shape::Polygon(make_box(0.5, 0.5)),
+        shape_b: Shape::Polygon(make_box(0.5, 0.5).unwrap()),
         b_x: 0.2,
         b_base_y: 0.5,
         a_top: 0.0,
@@ -536,7 +536,7 @@ fn collide_chain_back_side_gives_no_contact() {
         collide(&circle(0.5), below, &link, Transform::IDENTITY).point_count,
         0
     );
-    let box_shape = Shape::Polygon(make_box(0.5, 0.5));
+    let box_shape = Shape::Polygon(make_box(0.5, 0.5).unwrap());
     assert_eq!(
         collide(&link, Transform::IDENTITY, &box_shape, below).point_count,
         0
@@ -582,7 +582,7 @@ fn collide_box_sliding_over_a_chain_join_sees_only_up_normals() {
         chain_id: 0,
     });
     let shapes = [
-        Shape::Polygon(make_box(0.5, 0.5)),
+        Shape::Polygon(make_box(0.5, 0.5).unwrap()),
         horizontal_capsule(0.5, 0.5),
         circle(0.5),
     ];
@@ -634,7 +634,7 @@ fn collide_box_on_convex_chain_corner_uses_its_face_normal() {
     let m = collide(
         &top,
         Transform::IDENTITY,
-        &Shape::Polygon(make_box(0.5, 0.5)),
+        &Shape::Polygon(make_box(0.5, 0.5).unwrap()),
         transform(centre.x, centre.y, tilt),
     );
     assert_eq!(m.point_count, 1);
@@ -694,7 +694,7 @@ fn sorted_ids(manifold: &Manifold) -> Vec<u16> {
 
 #[test]
 fn collide_box_resting_on_box() {
-    let unit_box = Shape::Polygon(make_box(0.5, 0.5));
+    let unit_box = Shape::Polygon(make_box(0.5, 0.5).unwrap());
     let lower = Transform::IDENTITY;
     let upper = transform(0.0, 1.0, 0.0);
     let m = collide(&unit_box, lower, &unit_box, upper);
@@ -735,7 +735,7 @@ fn collide_box_resting_on_box() {
 
 #[test]
 fn collide_box_balanced_on_its_corner() {
-    let unit_box = Shape::Polygon(make_box(0.5, 0.5));
+    let unit_box = Shape::Polygon(make_box(0.5, 0.5).unwrap());
     let upper = transform(0.0, 0.5 + FRAC_1_SQRT_2 * 1.0, FRAC_PI_4);
     let m = collide(&unit_box, Transform::IDENTITY, &unit_box, upper);
     assert_eq!(m.point_count, 1);
@@ -748,7 +748,7 @@ fn collide_box_balanced_on_its_corner() {
 fn collide_far_apart_bodies_keep_precision() {
     // The same resting pair a kilometre from the origin: the local-frame evaluation keeps the
     // separation within f32 rounding of the coordinates.
-    let unit_box = Shape::Polygon(make_box(0.5, 0.5));
+    let unit_box = Shape::Polygon(make_box(0.5, 0.5).unwrap());
     let lower = transform(1000.0, -1000.0, 0.0);
     let upper = transform(1000.0, -999.0, 0.0);
     let m = collide(&unit_box, lower, &unit_box, upper);
@@ -769,7 +769,7 @@ fn collide_point_capsule_behaves_as_a_circle() {
     });
     let as_circle = circle(0.3);
     let link = Shape::ChainSegment(flat_chain_link(1.0, -1.0));
-    let box_shape = Shape::Polygon(make_box(0.5, 0.5));
+    let box_shape = Shape::Polygon(make_box(0.5, 0.5).unwrap());
     for (base, base_top) in [(box_shape, 0.5), (link, 0.0)] {
         // Off a corner for the box, over the middle for the link.
         let xf_b = transform(0.55, base_top + 0.31, 0.0);
@@ -786,9 +786,9 @@ fn collide_point_capsule_behaves_as_a_circle() {
 /// non-finite transforms give no contact or non-finite numbers, never a crash.
 #[test]
 fn collide_bad_input_does_not_panic() {
-    let mut broken = make_box(0.5, 0.5);
+    let mut broken = make_box(0.5, 0.5).unwrap();
     broken.count = 0;
-    let box_shape = Shape::Polygon(make_box(0.5, 0.5));
+    let box_shape = Shape::Polygon(make_box(0.5, 0.5).unwrap());
     let link = Shape::ChainSegment(flat_chain_link(1.0, -1.0));
     let near = transform(0.0, 0.9, 0.0);
     for other in [

@@ -148,7 +148,7 @@ fn circle_and_circle() {
 
 #[test]
 fn circle_and_polygon() {
-    let a = polygon(make_box(1.0, 0.5));
+    let a = polygon(make_box(1.0, 0.5).unwrap());
     // Face region: centre (1.7, 0.2) is 0.7 from the face x = 1.
     check(&Case {
         a,
@@ -189,8 +189,8 @@ fn circle_and_polygon() {
 /// corner (−0.5, 0.25); the box is placed so that corner sits at (1 + gap, y0).
 #[test]
 fn polygon_corner_against_face_at_many_rotations() {
-    let a = polygon(make_square(1.0));
-    let b = polygon(make_box(0.5, 0.25));
+    let a = polygon(make_square(1.0).unwrap());
+    let b = polygon(make_box(0.5, 0.25).unwrap());
     let gap = 0.4;
     for beta in [0.1, 0.5, 1.0, 1.4] {
         for y0 in [-0.7, 0.3] {
@@ -212,8 +212,8 @@ fn polygon_corner_against_face_at_many_rotations() {
 
 #[test]
 fn polygon_faces_corners_and_overlap() {
-    let a = polygon(make_square(1.0));
-    let b = polygon(make_square(0.5));
+    let a = polygon(make_square(1.0).unwrap());
+    let b = polygon(make_square(0.5).unwrap());
     // A diamond's corner at (1.4, 0.3).
     check(&Case {
         a,
@@ -317,7 +317,7 @@ fn capsules_parallel_crossing_and_skew() {
 
 #[test]
 fn segment_and_box() {
-    let a = polygon(make_square(1.0));
+    let a = polygon(make_square(1.0).unwrap());
     // The line x + y = 3 passes 1/√2 from the corner (1, 1), closest at (1.5, 1.5).
     let n = v(FRAC_1_SQRT_2, FRAC_1_SQRT_2);
     check(&Case {
@@ -365,8 +365,8 @@ fn segment_and_box() {
 
 #[test]
 fn rounded_boxes() {
-    let a = polygon(make_rounded_box(1.0, 0.5, 0.1));
-    let b = polygon(make_rounded_box(0.5, 0.5, 0.2));
+    let a = polygon(make_rounded_box(1.0, 0.5, 0.1).unwrap());
+    let b = polygon(make_rounded_box(0.5, 0.5, 0.2).unwrap());
     // Faces: B's core face at x = 1.65, A's at 1: 0.65 − 0.3.
     check(&Case {
         a,
@@ -409,8 +409,8 @@ fn rounded_boxes() {
 /// support queries in total.
 #[test]
 fn warm_start_gives_the_same_answer_in_fewer_iterations() {
-    let a = ShapeProxy::from_shape(&polygon(make_square(1.0)));
-    let b = ShapeProxy::from_shape(&polygon(make_box(0.5, 0.3)));
+    let a = ShapeProxy::from_shape(&polygon(make_square(1.0).unwrap()));
+    let b = ShapeProxy::from_shape(&polygon(make_box(0.5, 0.3).unwrap()));
     let mut cache = SimplexCache::EMPTY;
     let (mut warm_iterations, mut cold_iterations, mut separated) = (0, 0, 0);
     for step in 0..200 {
@@ -585,8 +585,8 @@ fn segment_distance_cases() {
 
 #[test]
 fn iterations_are_few() {
-    let a = polygon(make_square(1.0));
-    let b = polygon(make_box(0.5, 0.25));
+    let a = polygon(make_square(1.0).unwrap());
+    let b = polygon(make_box(0.5, 0.25).unwrap());
     let out = run(&a, Transform::IDENTITY, &b, placed(3.0, 0.5, 0.3), true);
     assert!(
         out.iterations >= 1 && out.iterations <= 6,
@@ -645,7 +645,7 @@ fn circles_against_capsules_and_segments_and_capsules_against_boxes() {
     let (sin, cos) = 0.3f32.sin_cos();
     let low_end = v(0.2 - 0.5 * cos, 2.0 - 0.5 * sin);
     check(&Case {
-        a: polygon(make_square(1.0)),
+        a: polygon(make_square(1.0).unwrap()),
         xf_a: Transform::IDENTITY,
         b: horizontal_capsule(0.5, 0.2),
         xf_b: placed(0.2, 2.0, 0.3),

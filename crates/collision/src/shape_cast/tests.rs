@@ -59,7 +59,7 @@ fn check_cast(
 fn circle_at_a_box_face() {
     // The centre must stop at x = −1.5: 3.5 of the 10 m.
     check_cast(
-        &Shape::Polygon(make_square(1.0)),
+        &Shape::Polygon(make_square(1.0).unwrap()),
         Transform::IDENTITY,
         &circle(0.5),
         placed(-5.0, 0.3, 0.0),
@@ -68,7 +68,7 @@ fn circle_at_a_box_face() {
     );
     // Too short a translation: a miss.
     check_cast(
-        &Shape::Polygon(make_square(1.0)),
+        &Shape::Polygon(make_square(1.0).unwrap()),
         Transform::IDENTITY,
         &circle(0.5),
         placed(-5.0, 0.3, 0.0),
@@ -82,9 +82,9 @@ fn box_at_a_rotated_box() {
     // A diamond (square rotated 45°) whose left corner (−√2, 0) meets the right face of a box
     // moving along +x; the face reaches x = −√2 after 4.5 − √2 of the 10 m.
     check_cast(
-        &Shape::Polygon(make_square(1.0)),
+        &Shape::Polygon(make_square(1.0).unwrap()),
         placed(0.0, 0.0, FRAC_PI_4),
-        &Shape::Polygon(make_square(0.5)),
+        &Shape::Polygon(make_square(0.5).unwrap()),
         placed(-5.0, 0.2, 0.0),
         v(10.0, 0.0),
         Some(((4.5 - SQRT_2) / 10.0, v(-SQRT_2, 0.0), v(-1.0, 0.0))),
@@ -98,9 +98,9 @@ fn box_at_a_rotated_box() {
     let corner = start + lowest + fraction * translation;
     assert!(corner.x.abs() < 1.0, "the corner lands on the face");
     check_cast(
-        &Shape::Polygon(make_square(1.0)),
+        &Shape::Polygon(make_square(1.0).unwrap()),
         Transform::IDENTITY,
-        &Shape::Polygon(make_box(0.5, 0.25)),
+        &Shape::Polygon(make_box(0.5, 0.25).unwrap()),
         Transform::new(start, Rot::from_angle(beta)),
         translation,
         Some((fraction, corner, v(0.0, 1.0))),
@@ -109,7 +109,7 @@ fn box_at_a_rotated_box() {
 
 #[test]
 fn capsule_past_a_corner() {
-    let floor_box = Shape::Polygon(make_square(1.0));
+    let floor_box = Shape::Polygon(make_square(1.0).unwrap());
     let capsule = horizontal_capsule(0.5, 0.2);
     // Core 1.21 high with radius 0.2: it clears the corner (−1, 1) by 1 cm.
     check_cast(
@@ -138,7 +138,7 @@ fn capsule_past_a_corner() {
 #[test]
 fn rounded_shapes_and_targets() {
     // Rounded box (reaches x = 1.1) against a circle of radius 0.4 coming from +x.
-    let rounded = Shape::Polygon(make_rounded_box(1.0, 1.0, 0.1));
+    let rounded = Shape::Polygon(make_rounded_box(1.0, 1.0, 0.1).unwrap());
     check_cast(
         &rounded,
         Transform::IDENTITY,
@@ -164,7 +164,7 @@ fn rounded_shapes_and_targets() {
 
 #[test]
 fn initial_overlap_touching_and_encroaching() {
-    let ground = Shape::Polygon(make_square(1.0));
+    let ground = Shape::Polygon(make_square(1.0).unwrap());
     // Overlapping: fraction 0 and the flag.
     let proxy = ShapeProxy::from_placed_shape(&circle(0.5), placed(0.0, 1.2, 0.0));
     let hit = shape_cast(
@@ -275,7 +275,7 @@ fn one_sided_chain_segments() {
 #[test]
 fn bad_input_gives_no_hit() {
     let proxy = ShapeProxy::from_placed_shape(&circle(0.5), placed(-5.0, 0.0, 0.0));
-    let square = Shape::Polygon(make_square(1.0));
+    let square = Shape::Polygon(make_square(1.0).unwrap());
     for input in [
         ShapeCastInput::new(proxy, v(f32::NAN, 0.0)),
         ShapeCastInput {

@@ -61,7 +61,7 @@ fn sweeps_interpolate_between_their_ends() {
 /// `0.05 − slop` from the wall's face at x = 1.99.
 #[test]
 fn bullet_against_a_thin_wall() {
-    let wall = polygon(make_box(0.01, 1.0));
+    let wall = polygon(make_box(0.01, 1.0).unwrap());
     let wall_sweep = Sweep::stationary(placed(2.0, 0.0, 0.0), Vec2::ZERO);
     let travel = 200.0 / 60.0;
     let bullet = circle(0.05);
@@ -95,9 +95,9 @@ fn bar_impact_angle(h: f32, half_length: f32, half_width: f32, gap: f32) -> f32 
 #[test]
 fn spinning_bar_over_a_floor() {
     let (h, half_length, half_width) = (0.5, 1.0, 0.01);
-    let floor = polygon(make_box(5.0, 0.1));
+    let floor = polygon(make_box(5.0, 0.1).unwrap());
     let floor_sweep = Sweep::stationary(placed(0.0, -0.1, 0.0), Vec2::ZERO);
-    let bar = polygon(make_box(half_length, half_width));
+    let bar = polygon(make_box(half_length, half_width).unwrap());
     let spin = 50.0 / 60.0;
     for drift in [0.0, 0.4] {
         let start = placed(0.0, h, 0.0);
@@ -119,7 +119,7 @@ fn spinning_bar_over_a_floor() {
 
 #[test]
 fn parallel_fast_boxes() {
-    let a = polygon(make_square(0.5));
+    let a = polygon(make_square(0.5).unwrap());
     // Side by side at the same velocity: no relative motion.
     let sweep_a = Sweep::between(placed(0.0, 0.0, 0.0), placed(10.0, 0.0, 0.0), Vec2::ZERO);
     let beside = Sweep::between(placed(0.0, 1.5, 0.0), placed(10.0, 1.5, 0.0), Vec2::ZERO);
@@ -140,7 +140,7 @@ fn parallel_fast_boxes() {
 
 #[test]
 fn missing_sweeps_are_separated() {
-    let wall = polygon(make_box(0.01, 1.0));
+    let wall = polygon(make_box(0.01, 1.0).unwrap());
     let wall_sweep = Sweep::stationary(placed(2.0, 0.0, 0.0), Vec2::ZERO);
     let ball = circle(0.05);
     // Passing over the top of the wall, 5 cm clear.
@@ -163,7 +163,7 @@ fn missing_sweeps_are_separated() {
 /// bullet's way when the bullet arrives (the box's corner has passed below the bullet's line).
 #[test]
 fn bullet_against_a_moving_body() {
-    let target = polygon(make_square(0.5));
+    let target = polygon(make_square(0.5).unwrap());
     let target_sweep = Sweep::between(placed(4.0, 2.0, 0.0), placed(4.0, -1.0, 0.0), Vec2::ZERO);
     let bullet = circle(0.05);
     let bullet_sweep = Sweep::between(placed(0.0, 0.0, 0.0), placed(5.0, 0.0, 0.0), Vec2::ZERO);
@@ -210,7 +210,7 @@ fn one_sided_chain_segments() {
         ToiState::Separated
     );
     // A bar approaching from behind, whatever its rotation, is not stopped either.
-    let bar = polygon(make_box(1.0, 0.05));
+    let bar = polygon(make_box(1.0, 0.05).unwrap());
     let spinning_up = Sweep::between(placed(0.0, -1.0, 0.0), placed(0.3, 1.0, 0.7), Vec2::ZERO);
     assert_eq!(
         shape_time_of_impact(&chain, &still, &bar, &spinning_up, 1.0).state,
@@ -226,7 +226,7 @@ fn one_sided_chain_segments() {
 
 #[test]
 fn overlapping_and_bad_input() {
-    let a = polygon(make_square(1.0));
+    let a = polygon(make_square(1.0).unwrap());
     let still = Sweep::stationary(Transform::IDENTITY, Vec2::ZERO);
     let inside = Sweep::between(placed(0.5, 0.0, 0.0), placed(5.0, 0.0, 0.0), Vec2::ZERO);
     let out = shape_time_of_impact(&a, &still, &circle(0.2), &inside, 1.0);
@@ -250,7 +250,7 @@ fn overlapping_and_bad_input() {
         placed(5.0, 0.0, core::f32::consts::PI),
         Vec2::ZERO,
     );
-    let bar = polygon(make_box(0.5, 0.1));
+    let bar = polygon(make_box(0.5, 0.1).unwrap());
     assert_eq!(
         shape_time_of_impact(&a, &still, &bar, &half_turn, 1.0).state,
         ToiState::Failed

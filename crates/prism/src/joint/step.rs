@@ -117,14 +117,22 @@ impl World {
     }
 }
 
+/// `impulses` times `scale`; zero if that is not finite: a substep 10³⁸ times the last one
+/// overflows the scale or the product (and `0·∞` is NaN), and then there is no force worth
+/// carrying, so the joint starts cold.
 fn scaled(impulses: JointImpulses, scale: f32) -> JointImpulses {
-    JointImpulses {
+    let rescaled = JointImpulses {
         linear: scale * impulses.linear,
         angular: scale * impulses.angular,
         spring: scale * impulses.spring,
         motor: scale * impulses.motor,
         lower: scale * impulses.lower,
         upper: scale * impulses.upper,
+    };
+    if is_finite_impulses(&rescaled) {
+        rescaled
+    } else {
+        JointImpulses::default()
     }
 }
 

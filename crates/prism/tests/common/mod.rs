@@ -24,7 +24,11 @@ pub fn add_ground(world: &mut World, half_width: f32) -> BodyId {
         .create_body(&BodyDef::fixed_at(Vec2::new(0.0, -1.0)))
         .unwrap();
     world
-        .create_polygon_shape(ground, &ShapeDef::default(), &make_box(half_width, 1.0))
+        .create_polygon_shape(
+            ground,
+            &ShapeDef::default(),
+            &make_box(half_width, 1.0).unwrap(),
+        )
         .unwrap();
     ground
 }
@@ -42,7 +46,7 @@ pub fn add_pyramid(world: &mut World, rows: usize) -> Vec<BodyId> {
                 .create_body(&BodyDef::dynamic_at(Vec2::new(x, y)))
                 .unwrap();
             world
-                .create_polygon_shape(body, &ShapeDef::default(), &make_square(a))
+                .create_polygon_shape(body, &ShapeDef::default(), &make_square(a).unwrap())
                 .unwrap();
             boxes.push(body);
         }
@@ -103,11 +107,11 @@ pub fn smash(world: &mut World) -> Vec<BodyId> {
         ..ShapeDef::default()
     };
     world
-        .create_polygon_shape(smasher, &heavy, &make_box(4.0, 4.0))
+        .create_polygon_shape(smasher, &heavy, &make_box(4.0, 4.0).unwrap())
         .unwrap();
     let mut bodies = vec![smasher];
     let (d, columns, rows) = (0.4f32, 40i32, 30i32);
-    let square = make_square(0.5 * d);
+    let square = make_square(0.5 * d).unwrap();
     for i in 0..columns {
         for j in 0..rows {
             let position = Vec2::new(30.0 + d * i as f32, d * (j - rows / 2) as f32);

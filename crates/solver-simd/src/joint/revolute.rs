@@ -39,6 +39,17 @@
 //! hinge, as it should be. `P` is part of the hinge's reaction and accumulates into the point
 //! impulse, so warm starting and the force read-back include it.
 //!
+//! **While the hinge holds.** The turn is exact for the velocities, but it leans on the point
+//! block: `P` is sized by the point block's `K` so that the hinge's relative velocity does not
+//! change, and the soft point block then works against what the angle rows did to the bodies.
+//! While the anchors are nearly together that is what makes the limits hold; with the anchors
+//! pulled far apart (a joint created between anchors a metre apart, found by the fuzzer), the
+//! point block's large soft correction and the angle rows' coupled turns feed each other and
+//! the velocities grow by orders of magnitude per step. So the turn is used only while the
+//! anchors are within a tenth of the lever arms `|rA| + |rB|` (plus four linear slops) of each
+//! other; farther apart the angle rows are solved alone, as Box2D solves them, with effective
+//! mass `1/(IA⁻¹ + IB⁻¹)`, until the point block has brought the anchors together.
+//!
 //! The joint angle is measured in (−π, π] at the start of each step and tracked continuously
 //! within it, so limits should lie inside (−π, π).
 
@@ -131,10 +142,12 @@ impl RevoluteJoint {
         // rotate them once for the angle rows and the point block alike.
         let anchors = pair.current_anchors(p.anchor_a, p.anchor_b);
         let k = pair.point_matrix(anchors.0, anchors.1);
-        if p.angular_mass > 0.0 && self.has_angle_rows() {
-            self.solve_angle_rows(i, pair, pass, anchors, &k);
-        }
+        // The separation depends on the positions only, which no row of this pass changes.
         let separation = pair.anchor_separation(anchors.0, anchors.1, p.delta_center);
+        if p.angular_mass > 0.0 && self.has_angle_rows() {
+            let holds = hinge_holds(anchors, separation);
+            self.solve_angle_rows(i, pair, pass, anchors, &k, holds);
+        }
         let softness = pass.use_bias.then_some(&p.joint_softness);
         pair.solve_point_with(anchors, &k, separation, softness, &mut i.linear);
     }
@@ -150,9 +163,14 @@ impl RevoluteJoint {
         pass: &PassContext,
         anchors: (Vec2, Vec2),
         k: &Sym22,
+        holds: bool,
     ) {
         let p = pass.prepared;
-        let mut hinge = HingeTurn::at(pair, anchors, k);
+        let mut hinge = if holds {
+            HingeTurn::at(pair, anchors, k)
+        } else {
+            HingeTurn::plain(anchors, p.angular_mass)
+        };
         let angle = if self.needs_angle() {
             pair.joint_angle(p)
         } else {
@@ -210,7 +228,35 @@ impl HingeTurn {
             point_applied: Vec2::ZERO,
         }
     }
+
+    /// The angle rows alone, as Box2D solves them: no point impulse, effective mass
+    /// `1/(IA⁻¹ + IB⁻¹)` (`angular_mass`). Used while the hinge is pulled apart (see
+    /// [`hinge_holds`]).
+    fn plain((r_a, r_b): (Vec2, Vec2), angular_mass: f32) -> HingeTurn {
+        HingeTurn {
+            r_a,
+            r_b,
+            point_per_unit: Vec2::ZERO,
+            mass: angular_mass,
+            point_applied: Vec2::ZERO,
+        }
+    }
 }
+
+/// How far apart, as a fraction of the lever arms `|rA| + |rB|`, the two anchors may be for
+/// the angle rows to turn the bodies about the hinge.
+const HOLD_FRACTION: f32 = 0.1;
+
+/// Whether the anchors are close enough for the hinge turn (module notes, "While the hinge
+/// holds").
+fn hinge_holds((r_a, r_b): (Vec2, Vec2), separation: Vec2) -> bool {
+    let reach = HOLD_FRACTION * (r_a.length() + r_b.length()) + HOLD_SLACK;
+    separation.length_squared() <= reach * reach
+}
+
+/// The separation always allowed (m): four linear slops, so that a hinge at the centres of
+/// mass (no lever arm) still counts as holding while it is held.
+const HOLD_SLACK: f32 = 0.02;
 
 impl ScalarRow for HingeTurn {
     fn mass(&self) -> f32 {
