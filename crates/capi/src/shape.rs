@@ -118,6 +118,8 @@ impl PrismShapeDef {
             filter: self.filter.into(),
             enable_contact_events: self.enable_contact_events,
             user_data: self.user_data,
+            // Flags the C definition does not carry yet keep the engine's defaults.
+            ..ShapeDef::default()
         })
     }
 }

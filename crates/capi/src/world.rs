@@ -124,6 +124,8 @@ impl PrismWorldDef {
             worker_count: self.worker_count,
             enable_sleep: self.enable_sleep,
             enable_continuous: self.enable_continuous,
+            // Settings the C definition does not carry yet keep the engine's defaults.
+            ..WorldDef::default()
         })
     }
 }

@@ -34,7 +34,9 @@
 //!       query the moving and sleeping trees with P's fat box   (every P)
 //!       query the static tree with P's fat box        (only if P is not static)
 //!       keep a hit Q unless: Q is P; Q also moved and has the lower index (the pair is found
-//!       from Q's side); same body; no dynamic body; filters refuse; pair already has a contact
+//!       from Q's side); same body; no dynamic body; filters refuse; pair already has a contact;
+//!       either is a sensor (sensors make no contacts: `sensor.rs`); the custom filter refuses
+//!       (`hooks.rs`, only if either shape asked for it)
 //!   sort the kept pairs, drop duplicates, create their contacts in that order
 //! ```
 //!
@@ -50,6 +52,7 @@
 use crate::body::Body;
 use crate::contact::pair_key;
 use crate::def::Filter;
+use crate::hooks::{CustomFilterFn, custom_filter_accepts};
 use crate::profile::zone;
 use crate::shape::ShapeRecord;
 use crate::world::World;
@@ -167,7 +170,7 @@ pub(crate) struct BroadPhase {
 /// group index collides whatever its masks say, so a shape with a positive group queries with
 /// every bit; any other pair collides only if `mask_a & category_b != 0` (a pair in the same
 /// negative group never collides), which is exactly what the pruning tests.
-fn query_mask(filter: &Filter) -> u64 {
+pub(crate) fn query_mask(filter: &Filter) -> u64 {
     if filter.group_index > 0 {
         u64::MAX
     } else {
@@ -286,11 +289,12 @@ impl BroadPhase {
         shapes: &Arena<ShapeRecord, ShapeId>,
         bodies: &Arena<Body, BodyId>,
         parallel: bool,
+        custom_filter: Option<&CustomFilterFn>,
     ) -> Vec<(u32, u32)> {
         let query = |moved: &[u32]| {
             let mut pairs = Vec::new();
             for &shape_index in moved {
-                self.pairs_of(shape_index, shapes, bodies, &mut pairs);
+                self.pairs_of(shape_index, (shapes, bodies, custom_filter), &mut pairs);
             }
             pairs
         };
@@ -313,21 +317,16 @@ impl BroadPhase {
 
     /// Appends the new pairs of one moved proxy to `pairs`: a query of the moving tree, and of
     /// the static tree too if the proxy is itself in the moving tree.
-    fn pairs_of(
-        &self,
-        query_index: u32,
-        shapes: &Arena<ShapeRecord, ShapeId>,
-        bodies: &Arena<Body, BodyId>,
-        pairs: &mut Vec<(u32, u32)>,
-    ) {
-        let Some(query_shape) = shapes.get_by_index(query_index) else {
+    fn pairs_of(&self, query_index: u32, context: PairContext<'_>, pairs: &mut Vec<(u32, u32)>) {
+        let (shapes, bodies, _) = context;
+        let Some(query_shape) = shapes.get_by_index(query_index).filter(|s| !s.is_sensor) else {
             return;
         };
         let query_dynamic = is_dynamic(bodies, query_shape.body);
         let mut visit = |_proxy: u32, user_data: u64| {
             let other_index = user_data as u32;
             let query = (query_index, query_shape, query_dynamic);
-            if self.reports_pair(query, other_index, shapes, bodies) {
+            if self.reports_pair(query, other_index, context) {
                 pairs.push((query_index.min(other_index), query_index.max(other_index)));
             }
             true
@@ -349,8 +348,7 @@ impl BroadPhase {
         &self,
         (query_index, query_shape, query_dynamic): (u32, &ShapeRecord, bool),
         other_index: u32,
-        shapes: &Arena<ShapeRecord, ShapeId>,
-        bodies: &Arena<Body, BodyId>,
+        (shapes, bodies, custom_filter): PairContext<'_>,
     ) -> bool {
         // When both moved, only the query of the lower index reports the pair.
         if other_index == query_index || (other_index < query_index && self.is_moved(other_index)) {
@@ -363,8 +361,19 @@ impl BroadPhase {
             return false;
         };
         query_shape.body != other.body
+            && !other.is_sensor
             && query_shape.filter.should_collide(&other.filter)
             && (query_dynamic || is_dynamic(bodies, other.body))
+            && {
+                // The hook sees the pair as its contact would: lower shape index first.
+                let (query, other) = ((query_index, query_shape), (other_index, other));
+                let (a, b) = if query_index < other_index {
+                    (query, other)
+                } else {
+                    (other, query)
+                };
+                custom_filter_accepts(custom_filter, shapes, a, b)
+            }
     }
 
     /// The buffered proxies' shape indices (for validation).
@@ -373,6 +382,13 @@ impl BroadPhase {
         &self.move_buffer
     }
 }
+
+/// What a pair query reads besides the trees: the shapes, the bodies and the custom filter.
+type PairContext<'a> = (
+    &'a Arena<ShapeRecord, ShapeId>,
+    &'a Arena<Body, BodyId>,
+    Option<&'a CustomFilterFn>,
+);
 
 /// Whether `body` is a live dynamic body.
 fn is_dynamic(bodies: &Arena<Body, BodyId>, body: BodyId) -> bool {
@@ -386,9 +402,10 @@ impl World {
     pub(crate) fn update_pairs(&mut self) {
         zone!("update pairs");
         let parallel = self.def.worker_count > 1;
-        let pairs = self
-            .broadphase
-            .find_new_pairs(&self.shapes, &self.bodies, parallel);
+        let custom_filter = self.hooks.custom_filter.as_deref();
+        let pairs =
+            self.broadphase
+                .find_new_pairs(&self.shapes, &self.bodies, parallel, custom_filter);
         for (shape_a, shape_b) in pairs {
             // Bodies joined by a joint without `collide_connected` get no contact.
             if !self.joint_filters_shape_pair(shape_a, shape_b) {

@@ -123,6 +123,10 @@ pub(crate) struct ContactSim {
     pub(crate) touching: bool,
     /// Whether either shape asked for begin/end events.
     pub(crate) enable_events: bool,
+    /// Whether either shape asked for hit events (`hit.rs`).
+    pub(crate) enable_hit_events: bool,
+    /// Whether either shape asked for the pre-solve hook (`hooks.rs`).
+    pub(crate) enable_pre_solve: bool,
     /// Whether `frame` describes the manifold (see `recycle.rs`): set by a full collide,
     /// cleared when the manifold's anchors may no longer match it.
     pub(crate) recyclable: bool,
@@ -255,6 +259,8 @@ impl World {
             a.restitution.max(b.restitution),
             a.enable_contact_events || b.enable_contact_events,
         );
+        let hit_events = a.enable_hit_events || b.enable_hit_events;
+        let pre_solve = a.enable_pre_solve_events || b.enable_pre_solve_events;
         let index = self
             .contacts
             .insert(Contact {
@@ -267,7 +273,8 @@ impl World {
             })
             .index();
         self.link_contact_edges(index, body_a, body_b);
-        let sim = self.new_contact_sim(index, [shape_a, shape_b], [body_a, body_b], material);
+        let mut sim = self.new_contact_sim(index, [shape_a, shape_b], [body_a, body_b], material);
+        (sim.enable_hit_events, sim.enable_pre_solve) = (hit_events, pre_solve);
         let awake = self.is_body_index_awake(body_a) || self.is_body_index_awake(body_b);
         let set = if awake { AWAKE_SET } else { DISABLED_SET };
         self.store_contact_sim(index, sim, set);
@@ -300,6 +307,8 @@ impl World {
             bodies: [BodyRef { set: 0, local: 0 }; 2],
             touching: false,
             enable_events,
+            enable_hit_events: false,
+            enable_pre_solve: false,
             recyclable: false,
             change: ContactChange::None,
             frame: ManifoldFrame::default(),

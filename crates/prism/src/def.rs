@@ -70,6 +70,9 @@ pub struct WorldDef {
     /// Whether fast bodies get continuous collision. Stored; continuous collision is not wired
     /// up yet, so bodies rely on speculative contacts only.
     pub enable_continuous: bool,
+    /// Approach speed (m/s, finite, ≥ 0) above which a contact of a shape with
+    /// [`ShapeDef::enable_hit_events`] reports a hit (see [`crate::ContactHitEvent`]).
+    pub hit_event_threshold: f32,
 }
 
 impl Default for WorldDef {
@@ -92,6 +95,7 @@ impl Default for WorldDef {
             worker_count: 1,
             enable_sleep: true,
             enable_continuous: true,
+            hit_event_threshold: 1.0,
         }
     }
 }
@@ -117,6 +121,7 @@ impl WorldDef {
         positive("WorldDef::max_linear_speed", self.max_linear_speed)?;
         non_negative("WorldDef::linear_slop", self.linear_slop)?;
         non_negative("WorldDef::baumgarte", self.baumgarte)?;
+        non_negative("WorldDef::hit_event_threshold", self.hit_event_threshold)?;
         if self.worker_count == 0 {
             return Err(PrismError::InvalidCount {
                 field: "WorldDef::worker_count",
@@ -307,6 +312,25 @@ pub struct ShapeDef {
     pub enable_contact_events: bool,
     /// Opaque value for the user.
     pub user_data: u64,
+    /// A sensor detects the shapes overlapping it and reports them as sensor events; it never
+    /// makes contacts, so nothing collides with it, and it never detects another sensor. Its
+    /// density still counts in its body's mass. See [`crate::SensorEvents`].
+    pub is_sensor: bool,
+    /// On a sensor: whether it reports events. On any other shape: whether sensors detect it.
+    /// Both sides must enable it for a sensor to see a shape. True by default (Box2D's default
+    /// is false; as with `enable_contact_events`, Prism reports unless told not to: a world
+    /// without sensors pays nothing for it).
+    pub enable_sensor_events: bool,
+    /// Whether contacts of this shape report hits faster than
+    /// [`WorldDef::hit_event_threshold`] (either shape enabling is enough). False by default.
+    pub enable_hit_events: bool,
+    /// Whether the world's custom filter ([`crate::World::set_custom_filter`]) decides this
+    /// shape's new pairs (either shape enabling is enough). False by default.
+    pub enable_custom_filtering: bool,
+    /// Whether the world's pre-solve hook ([`crate::World::set_pre_solve`]) decides each step
+    /// whether this shape's touching contacts are solved (either shape enabling is enough).
+    /// False by default.
+    pub enable_pre_solve_events: bool,
 }
 
 impl Default for ShapeDef {
@@ -318,6 +342,11 @@ impl Default for ShapeDef {
             filter: Filter::default(),
             enable_contact_events: true,
             user_data: 0,
+            is_sensor: false,
+            enable_sensor_events: true,
+            enable_hit_events: false,
+            enable_custom_filtering: false,
+            enable_pre_solve_events: false,
         }
     }
 }
@@ -394,6 +423,7 @@ mod tests {
             (3.0, 1.0)
         );
         assert_eq!((w.max_linear_speed, w.linear_slop), (400.0, 0.005));
+        assert_eq!(w.hit_event_threshold, 1.0);
         let s = ShapeDef::default();
         assert_eq!((s.density, s.friction, s.restitution), (1.0, 0.6, 0.0));
         assert_eq!(

@@ -1,4 +1,4 @@
-//! Contact events: which shape pairs began and stopped touching.
+//! Contact events: which shape pairs began and stopped touching, and which hit hard.
 //!
 //! A contact *touches* while its manifold has at least one point (points are kept up to the
 //! speculative distance, so a pair touches slightly before the shapes meet). The narrowphase
@@ -10,7 +10,12 @@
 //! end events are held and delivered with the next step's events, so a caller that reads the
 //! events after each step sees every end exactly once, whatever it did in between. A pair is
 //! reported only if at least one of its shapes has `enable_contact_events`.
+//!
+//! Hit events ([`ContactEvents::hit`]) come from the solved contacts, after the solve
+//! (`hit.rs`), for pairs where a shape has `enable_hit_events`.
 
+use crate::def::ShapeDef;
+use crate::hit::ContactHitEvent;
 use collision::Manifold;
 use core_soa::ShapeId;
 
@@ -36,6 +41,8 @@ pub struct ContactEndTouchEvent {
 pub struct ContactEvents {
     pub begin: Vec<ContactBeginTouchEvent>,
     pub end: Vec<ContactEndTouchEvent>,
+    /// Contacts that approached faster than `WorldDef::hit_event_threshold`, in contact order.
+    pub hit: Vec<ContactHitEvent>,
 }
 
 /// The world's event buffers: those of the current step, and end events waiting for the next.
@@ -44,6 +51,8 @@ pub(crate) struct EventBuffers {
     pub(crate) current: ContactEvents,
     /// End events from destructions between steps.
     pub(crate) pending_end: Vec<ContactEndTouchEvent>,
+    /// Whether a shape with hit events was ever created (until then the hit pass is skipped).
+    pub(crate) hit_shapes: bool,
 }
 
 impl EventBuffers {
@@ -58,6 +67,12 @@ impl EventBuffers {
     pub(crate) fn begin_step(&mut self) {
         self.current.begin.clear();
         self.current.end.clear();
+        self.current.hit.clear();
         self.current.end.append(&mut self.pending_end);
+    }
+
+    /// Notes the event flags of a new shape.
+    pub(crate) fn note_shape_flags(&mut self, def: &ShapeDef) {
+        self.hit_shapes |= def.enable_hit_events;
     }
 }

@@ -26,20 +26,59 @@
 //! 4. **Solve** — the solver runs over the graph's colours in place: each colour's contacts and
 //!    joints (soft step with substeps, or classic sequential impulses), the overflow set last;
 //!    the accumulated impulses land in the contacts' own records. Diverged bodies are reset and
-//!    reported; joints whose force or torque exceeded their break threshold are destroyed and
-//!    reported (`joint.rs`).
+//!    reported; the solved contacts that struck faster than the hit threshold are listed as hit
+//!    events (`hit.rs`); joints whose force or torque exceeded their break threshold are
+//!    destroyed and reported (`joint.rs`).
 //! 5. **Finalize bodies** — in parallel chunks of awake bodies: sleep timers and each island's
 //!    least rested time, then the shapes' boxes against their fat boxes; proxies that left are
-//!    re-inserted and buffered for step 1.
+//!    re-inserted and buffered for step 1. Then, in parallel chunks, a move event for every
+//!    awake body the step moved (`move_events.rs`).
 //! 6. **Islands and sleep** — bodies touched by moving kinematic bodies stay awake; one island
 //!    split; islands that rested 0.5 s move into sleeping solver sets, with their contacts and
 //!    joints, and cost nothing until touched or edited (`island.rs`, `sleep.rs`,
-//!    `solver_set.rs`).
+//!    `solver_set.rs`). Move events of bodies that fell asleep are marked so.
+//! 7. **Sensors** — in parallel chunks of sensor shapes: each queries the trees for the shapes
+//!    overlapping it where the step left them, and the changes since the last step become
+//!    sensor begin and end events (`sensor.rs`). Sensor shapes make no contacts.
 //!
 //! Serial work left in a step, all proportional to what changed rather than to the world: the
 //! new pairs' contact creation, the changed contacts' state updates, the escaped proxies'
 //! re-insertion and the tree rebuild above them, breakable joints, moving kinematic bodies'
-//! constraints, one pass over the island slots, and islands falling asleep.
+//! constraints, one pass over the island slots, islands falling asleep, and putting the hit and
+//! sensor events in order.
+//!
+//! ## Events and hooks
+//!
+//! Every step refills the event lists below; read them after [`World::step`] (a body or shape
+//! destroyed between steps ends its contacts and sensor overlaps with the *next* step's end
+//! events, so each end is seen once). Each list has a fixed order, the same for any worker
+//! count.
+//!
+//! ```text
+//!   World::contact_events()     begin, end     contacts that began / stopped touching, if a
+//!                                              shape has enable_contact_events (default on)
+//!                               hit            contacts that struck faster than
+//!                                              WorldDef::hit_event_threshold (1 m/s), if a
+//!                                              shape has enable_hit_events (default off):
+//!                                              point, normal, approach speed
+//!   World::sensor_events()      begin, end     shapes that began / stopped overlapping a
+//!                                              sensor (is_sensor); both sides need
+//!                                              enable_sensor_events (default on)
+//!   World::body_move_events()   moves          every awake body the step moved: transform,
+//!                                              user data, whether it fell asleep — a flat
+//!                                              array to copy into a renderer
+//!   World::body_events()        sleep, wake    bodies whose island fell asleep or woke
+//!   World::joint_events()       break          joints broken by overload
+//! ```
+//!
+//! Two hooks let the user decide about contacts (`hooks.rs`): a **custom filter**
+//! ([`World::set_custom_filter`]) asked whether a new pair may get a contact (and whether a
+//! sensor may report a visitor), and a **pre-solve hook** ([`World::set_pre_solve`]) asked
+//! every step whether a touching contact is solved — a one-way platform. Each is asked only
+//! about shapes that enabled it (`ShapeDef::enable_custom_filtering`,
+//! `ShapeDef::enable_pre_solve_events`). Both run inside the parallel phases, called from
+//! several workers at once: they are `Fn + Send + Sync`, and the world stays deterministic as
+//! long as each is a pure function of its argument.
 //!
 //! ## Storage
 //!
@@ -141,15 +180,19 @@ mod events;
 mod finalize;
 mod finite_effects;
 mod graph;
+mod hit;
+mod hooks;
 mod island;
 mod joint;
 mod mass;
 mod mass_limits;
+mod move_events;
 mod narrowphase;
 mod profile;
 mod query;
 mod recycle;
 mod relocate;
+mod sensor;
 mod shape;
 mod sleep;
 mod solve;
@@ -162,12 +205,16 @@ pub use contact::ContactData;
 pub use def::{BodyDef, Filter, QueryFilter, ShapeDef, WorldDef};
 pub use error::{IdKind, PrismError};
 pub use events::{ContactBeginTouchEvent, ContactEndTouchEvent, ContactEvents};
+pub use hit::ContactHitEvent;
+pub use hooks::{PreSolveContact, ShapePair};
 pub use joint::{
     DistanceJointDef, JointBreakEvent, JointDef, JointEvents, MassRatioWarning, MotorJointDef,
     PrismaticJointDef, RevoluteJointDef, TargetJointDef, WeldJointDef, WheelJointDef,
 };
+pub use move_events::BodyMoveEvent;
 pub use profile::{Counters, StepProfile};
 pub use query::RayResult;
+pub use sensor::{SensorBeginTouchEvent, SensorEndTouchEvent, SensorEvents};
 pub use sleep::{BodyEvents, BodySleepEvent, BodyWakeEvent};
 pub use world::World;
 

@@ -17,7 +17,9 @@
 //!    takes over that point's accumulated normal and tangent impulses and is marked `persisted`
 //!    (same id ⇒ same pair of features ⇒ physically the same contact point, so last step's
 //!    impulse is an excellent first guess); other points start from zero;
-//! 4. touching is `point_count > 0`; a change of touching is recorded on the sim and the
+//! 4. if either shape asked for it, the world's pre-solve hook may refuse the contact for this
+//!    step (`hooks.rs`): its manifold is emptied;
+//! 5. touching is `point_count > 0`; a change of touching is recorded on the sim and the
 //!    contact's id returned.
 //!
 //! Each chunk returns the ids of its changed contacts; the lists are concatenated in chunk
@@ -38,6 +40,7 @@
 use crate::broadphase::BroadPhase;
 use crate::contact::{BodyRef, ContactChange, ContactSim};
 use crate::events::{ContactBeginTouchEvent, ContactEndTouchEvent};
+use crate::hooks::{PreSolveFn, pre_solve_keeps};
 use crate::profile::zone;
 use crate::recycle::ManifoldFrame;
 use crate::shape::ShapeRecord;
@@ -60,6 +63,8 @@ pub(crate) struct CollideView<'a> {
     pub(crate) recycle: bool,
     /// Which shapes' fat boxes changed since the last narrowphase.
     pub(crate) broadphase: &'a BroadPhase,
+    /// The world's pre-solve hook, if any (`hooks.rs`).
+    pub(crate) pre_solve: Option<&'a PreSolveFn>,
 }
 
 impl CollideView<'_> {
@@ -99,7 +104,7 @@ fn collide_contact(sim: &mut ContactSim, view: &CollideView<'_>) {
     let recycled = (view.recycle && sim.recyclable)
         .then(|| sim.frame.recycle(&sim.solver.manifold, body_a, body_b))
         .flatten();
-    let manifold = match recycled {
+    let mut manifold = match recycled {
         Some(manifold) => manifold,
         None => match collide_afresh(sim, body_a, body_b, view) {
             Some(manifold) => manifold,
@@ -109,6 +114,14 @@ fn collide_contact(sim: &mut ContactSim, view: &CollideView<'_>) {
             }
         },
     };
+    if let Some(hook) = view.pre_solve.filter(|_| sim.enable_pre_solve)
+        && manifold.point_count > 0
+        && !pre_solve_keeps(hook, view.shapes, sim, &manifold, body_a.center)
+    {
+        // Refused for this step (`hooks.rs`): not touching, and collided afresh next step.
+        manifold.point_count = 0;
+        sim.recyclable = false;
+    }
     let touching = manifold.point_count > 0;
     sim.change = match (sim.touching, touching) {
         (false, true) => ContactChange::StartedTouching,
@@ -201,6 +214,7 @@ impl World {
             sets: &self.solver_sets,
             recycle: self.def.enable_contact_recycling,
             broadphase: &self.broadphase,
+            pre_solve: self.hooks.pre_solve.as_deref(),
         };
         let mut chunks: Vec<&mut [ContactSim]> = Vec::new();
         for (contacts, _) in self.graph.colors_mut() {

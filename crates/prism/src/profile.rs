@@ -53,6 +53,10 @@ pub struct StepProfile {
     pub finalize: f32,
     /// Islands: disturbances by kinematic bodies, one island split, islands put to sleep.
     pub sleep: f32,
+    /// Sensor overlaps and sensor events.
+    pub sensors: f32,
+    /// Hit events and body move events.
+    pub events: f32,
     /// The whole step.
     pub total: f32,
 }

@@ -43,6 +43,12 @@ pub(crate) struct ShapeRecord {
     pub(crate) filter: Filter,
     pub(crate) enable_contact_events: bool,
     pub(crate) user_data: u64,
+    /// The event and hook flags of its definition (see `ShapeDef`).
+    pub(crate) is_sensor: bool,
+    pub(crate) enable_sensor_events: bool,
+    pub(crate) enable_hit_events: bool,
+    pub(crate) enable_custom_filtering: bool,
+    pub(crate) enable_pre_solve_events: bool,
     /// Which broadphase tree holds the proxy.
     pub(crate) tree: TreeKind,
     pub(crate) proxy: u32,
@@ -289,6 +295,11 @@ impl World {
                 filter: def.filter,
                 enable_contact_events: def.enable_contact_events,
                 user_data: def.user_data,
+                is_sensor: def.is_sensor,
+                enable_sensor_events: def.enable_sensor_events,
+                enable_hit_events: def.enable_hit_events,
+                enable_custom_filtering: def.enable_custom_filtering,
+                enable_pre_solve_events: def.enable_pre_solve_events,
                 tree,
                 proxy,
                 fat_aabb: aabb,
@@ -300,13 +311,21 @@ impl World {
         if let Some(body) = self.bodies.get_mut(body_id) {
             body.shapes.push(id);
         }
+        if def.is_sensor {
+            self.sensors.add(id);
+        }
+        self.events.note_shape_flags(def);
         self.forget_fat_slack(body_id.index());
         Ok(id)
     }
 
-    /// Removes a shape's record and proxy (its contacts must already be gone).
+    /// Removes a shape's record and proxy (its contacts must already be gone); a sensor's
+    /// overlaps end (`sensor.rs`).
     pub(crate) fn remove_shape_record(&mut self, id: ShapeId) {
         if let Some(shape) = self.shapes.remove(id) {
+            if shape.is_sensor {
+                self.sensors.remove(id);
+            }
             self.broadphase
                 .destroy_proxy(shape.tree, shape.proxy, id.index());
         }

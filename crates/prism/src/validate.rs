@@ -5,7 +5,8 @@
 //! shape's proxy lives in the right tree and carries the shape's index, with the fat box the
 //! shape record keeps, which holds the shape's tight box; every contact's sim
 //! points back at it, appears once in each of its two bodies' contact lists, and has its pair in
-//! the pair set. A failure becomes [`PrismError::Corrupted`] with a description.
+//! the pair set; the sensors, their visitors and the step's move and hit events agree with the
+//! world they describe (`sensor.rs`, `move_events.rs`, `hit.rs`). A failure becomes [`PrismError::Corrupted`] with a description.
 
 use crate::broadphase::proxy_box;
 use crate::constraint_list::members;
@@ -33,6 +34,10 @@ impl World {
             self.validate_contacts(),
             self.validate_graph(),
             self.validate_islands(),
+            self.validate_sensors(),
+            self.validate_move_events(),
+            self.validate_hit_events(),
+            self.validate_contact_flags(),
             self.corruption.clone().map_or(Ok(()), Err),
         ];
         checks

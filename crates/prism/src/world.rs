@@ -12,6 +12,7 @@
 //!   contacts      Arena<Contact>        cold records: shapes, list links, where the sim is
 //!   joints        JointStore            cold records, breakable list, break events
 //!   broadphase    BroadPhase            static, moving and sleeping trees, move buffer, pairs
+//!   sensors       Sensors               sensor shapes, their visitors, sensor events
 //! ```
 //!
 //! [`World::step`] is the pipeline, one method per phase, each timed into the [`StepProfile`].
@@ -25,12 +26,15 @@ use crate::body::Body;
 use crate::broadphase::BroadPhase;
 use crate::contact::Contact;
 use crate::def::WorldDef;
-use crate::error::{PrismError, finite_vec};
+use crate::error::{PrismError, finite_vec, non_negative};
 use crate::events::{ContactEvents, EventBuffers};
 use crate::graph::Graph;
+use crate::hooks::Hooks;
 use crate::island::Islands;
 use crate::joint::JointStore;
+use crate::move_events::BodyMoveEvent;
 use crate::profile::{Counters, StepProfile, elapsed_ms, timed, zone};
+use crate::sensor::Sensors;
 use crate::shape::ShapeRecord;
 use crate::sleep::IslandRestTable;
 use crate::solver_set::{AWAKE_SET, FIRST_SLEEPING_SET, SolverSet};
@@ -59,6 +63,12 @@ pub struct World {
     /// The arena indices of the kinematic bodies.
     pub(crate) kinematic_bodies: BTreeSet<u32>,
     pub(crate) events: EventBuffers,
+    /// Sensor shapes, their visitors and the sensor events (`sensor.rs`).
+    pub(crate) sensors: Sensors,
+    /// The bodies the last step moved (`move_events.rs`).
+    pub(crate) move_events: Vec<BodyMoveEvent>,
+    /// The custom filter and the pre-solve hook (`hooks.rs`).
+    pub(crate) hooks: Hooks,
     pub(crate) profile: StepProfile,
     /// The contact solver (keeps its scratch arrays between steps).
     pub(crate) solver: ContactSolver,
@@ -95,6 +105,9 @@ impl World {
             island_rest: IslandRestTable::default(),
             kinematic_bodies: BTreeSet::new(),
             events: EventBuffers::default(),
+            sensors: Sensors::default(),
+            move_events: Vec::new(),
+            hooks: Hooks::default(),
             profile: StepProfile::default(),
             solver: ContactSolver::new(),
             thread_pool,
@@ -153,14 +166,19 @@ impl World {
         zone!("step");
         let start = Instant::now();
         self.events.begin_step();
+        self.sensors.begin_step();
 
         let ((), pairs) = timed(|| self.update_pairs());
         let (changed, collide) = timed(|| self.collide());
         let ((), update_contacts) = timed(|| self.update_contact_states(&changed));
         let (diverged, solve) = timed(|| self.solve(dt, substeps));
+        let ((), hits) = timed(|| self.report_hits());
         self.break_overloaded_joints();
         let (moving_kinematics, finalize) = timed(|| self.finalize_bodies(dt));
+        let ((), moves) = timed(|| self.record_body_moves());
         let ((), sleep) = timed(|| self.update_sleep(&moving_kinematics));
+        let ((), asleep) = timed(|| self.mark_fallen_asleep());
+        let ((), sensors) = timed(|| self.overlap_sensors());
 
         self.profile = StepProfile {
             pairs,
@@ -170,6 +188,8 @@ impl World {
             solver: self.profile.solver,
             finalize,
             sleep,
+            sensors,
+            events: hits + moves + asleep,
             total: elapsed_ms(start),
         };
         #[cfg(feature = "validate")]
@@ -195,7 +215,13 @@ impl World {
         Ok(())
     }
 
-    /// The begin/end touch events of the last step.
+    /// Sets the approach speed (m/s, finite, ≥ 0) above which contacts report hits.
+    pub fn set_hit_event_threshold(&mut self, threshold: f32) -> Result<(), PrismError> {
+        self.def.hit_event_threshold = non_negative("hit_event_threshold", threshold)?;
+        Ok(())
+    }
+
+    /// The begin/end touch and hit events of the last step.
     pub fn contact_events(&self) -> &ContactEvents {
         &self.events.current
     }

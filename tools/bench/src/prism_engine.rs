@@ -26,7 +26,7 @@ struct PrismEngine {
 }
 
 /// The phases and solver stages of a `StepProfile`, in step order.
-fn phases(profile: &StepProfile) -> [(&'static str, f32); 16] {
+fn phases(profile: &StepProfile) -> [(&'static str, f32); 18] {
     let solver = &profile.solver;
     [
         ("pairs", profile.pairs),
@@ -44,6 +44,8 @@ fn phases(profile: &StepProfile) -> [(&'static str, f32); 16] {
         ("  finalize", solver.finalize),
         ("finalize", profile.finalize),
         ("sleep", profile.sleep),
+        ("sensors", profile.sensors),
+        ("events", profile.events),
         ("total", profile.total),
     ]
 }

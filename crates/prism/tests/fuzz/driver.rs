@@ -1238,6 +1238,7 @@ fn shape_def(spec: &ops::ShapeSpec) -> ShapeDef {
         },
         enable_contact_events: spec.events,
         user_data: 5,
+        ..ShapeDef::default()
     }
 }
 
