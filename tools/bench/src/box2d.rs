@@ -22,6 +22,15 @@
 //! distance joint is rigid unless it has a spring (Box2D's `enableSpring = false` ignores
 //! limits and motor).
 //!
+//! **Memory.** Box2D allocates through its own `b2Alloc`, which keeps one process-wide count
+//! of the bytes requested and not yet freed (`b2GetByteCount()`; `b2World_GetCounters` copies
+//! the same number into `byteCount`, so it is not a per-world figure). It covers every array,
+//! pool, tree, the step's arena and the task scheduler's state; it leaves out the `b2World`
+//! record itself, which lives in Box2D's static table of worlds, and the worker threads'
+//! stacks. prism-bench runs one Box2D world at a time, so the count now less the count just
+//! before this world was created is this world's bytes. Box2D's allocations do not go through
+//! Rust's allocator, so prism-bench's counting allocator never sees them.
+//!
 //! **Safety.** Every Box2D call is an `unsafe` FFI call. The invariants that make them sound
 //! are few and local: the world id is created in [`create`] and destroyed only in `Drop`;
 //! body and joint ids are stored only in a group's record from creation until
@@ -31,7 +40,7 @@
 
 use boxdd_sys::ffi as b2;
 
-use crate::engine::{BenchError, BodySample, Counters, Engine, WorldSettings};
+use crate::engine::{BenchError, BodySample, Counters, Engine, Memory, WorldSettings};
 use scenes::description::{
     BodyDesc, BodyGroup, BodyKind, DistanceDesc, Geometry, JointDesc, RevoluteDesc, SUBSTEPS,
     ShapeDesc, TIME_STEP, Vec2,
@@ -64,6 +73,8 @@ pub struct Box2dEngine {
     contact_buffer: Vec<b2::b2ContactData>,
     /// Box2D's `b2Profile` of every step, summed field by field (ms).
     phase_totals: Vec<(&'static str, f64)>,
+    /// `b2GetByteCount()` just before this world was created.
+    bytes_before: i64,
 }
 
 /// The phases and solver stages of Box2D's `b2Profile` (ms of the last step), under Box2D's
@@ -112,6 +123,8 @@ pub fn create(settings: &WorldSettings) -> Result<Box<dyn Engine>, BenchError> {
     def.enableSleep = settings.sleep_enabled;
     def.enableContinuous = settings.continuous;
     def.workerCount = workers;
+    // SAFETY: b2GetByteCount only reads an atomic counter.
+    let bytes_before = unsafe { b2::b2GetByteCount() };
     // SAFETY: `def` is a valid definition made by b2DefaultWorldDef and lives across the call.
     let world = unsafe { b2::b2CreateWorld(&def) };
     if !settings.contact_recycling {
@@ -123,6 +136,7 @@ pub fn create(settings: &WorldSettings) -> Result<Box<dyn Engine>, BenchError> {
         groups: Vec::new(),
         contact_buffer: Vec::new(),
         phase_totals: Vec::new(),
+        bytes_before,
     }))
 }
 
@@ -479,6 +493,13 @@ impl Engine for Box2dEngine {
 
     fn phase_totals(&self) -> Vec<(&'static str, f64)> {
         self.phase_totals.clone()
+    }
+
+    /// Box2D's own count (see the module notes), less the count before this world existed.
+    fn memory(&self) -> Memory {
+        // SAFETY: b2GetByteCount only reads an atomic counter.
+        let now = unsafe { b2::b2GetByteCount() };
+        Memory::Counted(u64::try_from(now - self.bytes_before).unwrap_or(0))
     }
 
     fn counters(&self) -> Counters {
