@@ -4,9 +4,10 @@
 //! A backend is a translator: it turns the engine-neutral scene data of [`scenes::description`]
 //! into its own bodies, shapes and joints, steps its world, and answers a few questions the
 //! quality figures need (deepest contact penetration now, a body's pose and velocity, how far
-//! joint anchors have drifted from the distance they keep). Everything else — which scene, how
-//! many steps, what is timed, how results are printed — is the runner's job, so every backend
-//! is timed, and every validation scene judged, by the same code.
+//! joint anchors have drifted from the distance they keep), and says where its memory is
+//! counted ([`Memory`]). Everything else — which scene, how many steps, what is timed, how
+//! results are printed — is the runner's job, so every backend is timed, and every validation
+//! scene judged, by the same code.
 //!
 //! The Prism backend (`src/prism_engine.rs`) is always built; cargo feature `compare` brings
 //! Box2D v3 (`boxdd-sys`) and Rapier (`rapier2d`). Asking for an engine that is not compiled in

@@ -27,17 +27,17 @@
 //! landing on sleeping ones wake them, so islands keep going to sleep and waking.
 //!
 //! **Sampling.** After every `interval`-th step: the counting allocator's live bytes less those
-//! before the world was created (the soak's own records are allocated before that and never
-//! grow), the world's counters, and the largest slot index handed out since the previous
+//! before the world was created and less the soak's own pair table (the sample list is
+//! allocated before the world, at its full length, and nothing else of the soak's grows), the
+//! world's counters, and the largest slot index handed out since the previous
 //! sample for bodies, shapes and joints, and the largest island slot among live bodies.
 
 use crate::alloc_count::live_bytes;
-use crate::engine::BenchError;
+use crate::engine::{BenchError, vec_bytes};
 use crate::progress::Progress;
 use prism::{
-    BodyDef, BodyId, BodyType, Circle, DistanceJointDef, JointDef, JointId, PrismError,
-    RevoluteJointDef, ShapeDef, ShapeId, Vec2, WeldJointDef, World, WorldDef, make_box,
-    make_offset_box,
+    BodyDef, BodyId, Circle, DistanceJointDef, JointDef, JointId, PrismError, RevoluteJointDef,
+    ShapeDef, ShapeId, Vec2, WeldJointDef, World, WorldDef, make_box, make_offset_box,
 };
 use scenes::description::{SUBSTEPS, TIME_STEP};
 
@@ -225,10 +225,7 @@ impl Churn {
         let mut bodies = [BodyId::default(); 2];
         for (i, body) in bodies.iter_mut().enumerate() {
             let at = Vec2::new(x + PAIR_GAP * i as f32, y);
-            *body = self.world.create_body(&BodyDef {
-                body_type: BodyType::Dynamic,
-                ..BodyDef::dynamic_at(at)
-            })?;
+            *body = self.world.create_body(&BodyDef::dynamic_at(at))?;
             self.note_body(*body);
             let shape = if i == 0 {
                 self.world
@@ -340,8 +337,10 @@ impl Churn {
     }
 
     /// A sample after `step` steps; `live_before` is the live byte count before the world.
+    /// The pair table is the soak's own, not the world's: its bytes are left out.
     fn sample(&mut self, step: usize, live_before: i64) -> Result<SoakSample, PrismError> {
-        let bytes = live_bytes() - live_before;
+        let own = i64::try_from(vec_bytes(&self.pairs)).unwrap_or(i64::MAX);
+        let bytes = live_bytes() - live_before - own;
         let counters = self.world.counters();
         let mut island_slots = 0;
         for pair in &self.pairs {
