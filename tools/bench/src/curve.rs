@@ -4,12 +4,16 @@
 //! For each engine and thread count the rows are ordered by body count, and each point gives
 //! the time per step, the time per body and step (µs), how that compares with the smallest
 //! scene's (the *growth*: 1.00 means step time grew exactly in proportion to the body count,
-//! 2.00 that each body costs twice what it did in the smallest scene), the bytes held and the
-//! bytes per body. Bodies are all the world's bodies (the bins' static containers included:
+//! 2.00 that each body costs twice what it did in the smallest scene) and with the previous
+//! point's (*step growth*, the same ratio for one step up the curve), the bytes held and the
+//! bytes per body. A world that outgrows the processor's caches between two points pays more
+//! per body for memory traffic alone, so a step growth above 1 is not by itself a quadratic
+//! pass: the step growth between two sizes that both far exceed the caches is the test. Bodies are all the world's bodies (the bins' static containers included:
 //! one in 10,001).
 //!
 //! The CSV (`FILE`) has one line per point, engines and thread counts together:
-//! `scene,bodies,engine,threads,ms_per_step,us_per_body_step,growth,bytes,bytes_per_body`.
+//! `scene,bodies,engine,threads,ms_per_step,us_per_body_step,growth,step_growth,bytes,
+//! bytes_per_body` (`step_growth` empty for the smallest scene).
 
 use std::fmt::Write as _;
 use std::fs;
@@ -29,6 +33,8 @@ pub struct CurvePoint {
     pub bytes: u64,
     /// Time per body and step over the smallest scene's, same engine and threads.
     pub growth: f64,
+    /// Time per body and step over the previous (smaller) point's; `None` for the smallest.
+    pub step_growth: Option<f64>,
 }
 
 impl CurvePoint {
@@ -61,9 +67,13 @@ pub fn curve(rows: &[Row]) -> Vec<CurvePoint> {
         let Some(smallest) = group.first() else {
             continue;
         };
-        let base = smallest.ms_per_step() / smallest.counters.bodies.max(1) as f64;
+        let cost = |row: &Row| row.ms_per_step() / row.counters.bodies.max(1) as f64;
+        let base = cost(smallest);
+        let mut previous: Option<f64> = None;
         for row in group {
-            let per_body = row.ms_per_step() / row.counters.bodies.max(1) as f64;
+            let per_body = cost(row);
+            let step_growth = previous.map(|p| per_body / p);
+            previous = Some(per_body);
             points.push(CurvePoint {
                 scene: row.scene,
                 engine: row.engine.clone(),
@@ -72,6 +82,7 @@ pub fn curve(rows: &[Row]) -> Vec<CurvePoint> {
                 ms_per_step: row.ms_per_step(),
                 bytes: row.bytes,
                 growth: per_body / base,
+                step_growth,
             });
         }
     }
@@ -81,13 +92,25 @@ pub fn curve(rows: &[Row]) -> Vec<CurvePoint> {
 /// The curve as a readable table.
 pub fn table(points: &[CurvePoint]) -> String {
     let mut text = format!(
-        "{:<12} {:>9} {:<7} {:>3} {:>10} {:>12} {:>7} {:>10} {:>10}\n",
-        "scene", "bodies", "engine", "thr", "ms/step", "µs/body·step", "growth", "MB", "bytes/body"
+        "{:<12} {:>9} {:<7} {:>3} {:>10} {:>12} {:>7} {:>7} {:>10} {:>10}\n",
+        "scene",
+        "bodies",
+        "engine",
+        "thr",
+        "ms/step",
+        "µs/body·step",
+        "growth",
+        "step",
+        "MB",
+        "bytes/body"
     );
     for p in points {
+        let step = p
+            .step_growth
+            .map_or_else(|| "-".to_string(), |g| format!("{g:.2}"));
         let _ = writeln!(
             text,
-            "{:<12} {:>9} {:<7} {:>3} {:>10.3} {:>12.4} {:>7.2} {:>10.1} {:>10.0}",
+            "{:<12} {:>9} {:<7} {:>3} {:>10.3} {:>12.4} {:>7.2} {:>7} {:>10.1} {:>10.0}",
             p.scene,
             p.bodies,
             p.engine,
@@ -95,6 +118,7 @@ pub fn table(points: &[CurvePoint]) -> String {
             p.ms_per_step,
             p.us_per_body_step(),
             p.growth,
+            step,
             megabytes(p.bytes),
             p.bytes_per_body()
         );
@@ -105,12 +129,14 @@ pub fn table(points: &[CurvePoint]) -> String {
 /// The curve as CSV (see the module notes for the columns).
 pub fn csv_text(points: &[CurvePoint]) -> String {
     let mut text = String::from(
-        "scene,bodies,engine,threads,ms_per_step,us_per_body_step,growth,bytes,bytes_per_body\n",
+        "scene,bodies,engine,threads,ms_per_step,us_per_body_step,growth,step_growth,bytes,\
+         bytes_per_body\n",
     );
     for p in points {
+        let step_growth = p.step_growth.map(json_number).unwrap_or_default();
         let _ = writeln!(
             text,
-            "{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{}",
             p.scene,
             p.bodies,
             p.engine,
@@ -118,6 +144,7 @@ pub fn csv_text(points: &[CurvePoint]) -> String {
             json_number(p.ms_per_step),
             json_number(p.us_per_body_step()),
             json_number(p.growth),
+            step_growth,
             p.bytes,
             json_number(p.bytes_per_body())
         );
@@ -192,6 +219,9 @@ mod tests {
             assert_eq!(p.bytes_per_body(), 500.0);
         }
         assert!((points[4].growth - 1.5).abs() < 1e-12);
+        assert_eq!(points[3].step_growth, None);
+        assert!((points[4].step_growth.unwrap() - 1.5).abs() < 1e-12);
+        assert!((points[2].step_growth.unwrap() - 1.0).abs() < 1e-12);
     }
 
     #[test]
@@ -203,13 +233,14 @@ mod tests {
         let points = curve(&rows);
         assert_eq!(
             csv_text(&points),
-            "scene,bodies,engine,threads,ms_per_step,us_per_body_step,growth,bytes,bytes_per_body\n\
-             scale_10k,10000,prism,2,5,0.5,1,5000000,500\n\
-             scale_100k,100000,prism,2,100,1,2,50000000,500\n"
+            "scene,bodies,engine,threads,ms_per_step,us_per_body_step,growth,step_growth,bytes,\
+             bytes_per_body\n\
+             scale_10k,10000,prism,2,5,0.5,1,,5000000,500\n\
+             scale_100k,100000,prism,2,100,1,2,2,50000000,500\n"
         );
         let table = table(&points);
         assert_eq!(table.lines().count(), 3);
-        assert!(table.contains("   2.00 "), "{table}");
+        assert!(table.contains("   2.00    2.00 "), "{table}");
     }
 
     #[test]
