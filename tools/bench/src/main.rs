@@ -284,33 +284,49 @@ fn list_scenes() -> Result<(), BenchError> {
 }
 
 /// Runs every engine on one scene and thread count, alternating engines within each
-/// repeat, and returns one row per engine.
+/// repeat, and returns one row per engine that ran. An engine that cannot run the scene
+/// (a backend error: a scene beyond its limits) is dropped from the remaining repeats and
+/// its error added to `failures`; the other engines go on.
 fn measure(
     scene: &PreparedScene,
     engines: &[(String, EngineFactory)],
     threads: usize,
     options: &Options,
     progress: &Progress,
-) -> Result<Vec<Row>, BenchError> {
+    failures: &mut Vec<BenchError>,
+) -> Vec<Row> {
     let steps = options.steps.unwrap_or(scene.spec.steps);
     let config = RunConfig {
         threads,
         steps,
         engine: options.engine,
     };
-    let mut runs: Vec<Vec<RunResult>> = vec![Vec::new(); engines.len()];
+    let mut runs: Vec<Option<Vec<RunResult>>> = vec![Some(Vec::new()); engines.len()];
     for repeat in 1..=options.repeats {
-        for (runs, (name, factory)) in runs.iter_mut().zip(engines) {
+        for (slot, (name, factory)) in runs.iter_mut().zip(engines) {
+            let Some(done) = slot else { continue };
             progress.set_message(|| {
                 format!(
                     "{} · {name} · {threads} thr · repeat {repeat}/{}",
                     scene.spec.name, options.repeats
                 )
             });
-            runs.push(run_once(*factory, scene, config, progress)?);
+            match run_once(*factory, scene, config, progress) {
+                Ok(result) => done.push(result),
+                Err(error) => {
+                    let error = BenchError::new(format!(
+                        "{name} on {} with {threads} thread(s): {error}",
+                        scene.spec.name
+                    ));
+                    progress.print(|| eprintln!("prism-bench: {error}"));
+                    failures.push(error);
+                    *slot = None;
+                }
+            }
         }
     }
-    let rows = engines.iter().zip(runs).map(|((name, _), runs)| {
+    let ran = engines.iter().zip(runs).filter_map(|(e, r)| Some((e, r?)));
+    ran.map(|((name, _), runs)| {
         let times: Vec<f64> = runs.iter().map(|r| r.timed_ms).collect();
         let last = runs.last().cloned();
         Row {
@@ -325,8 +341,8 @@ fn measure(
             bytes: last.as_ref().map(|r| r.bytes).unwrap_or_default(),
             phases: last.map(|r| r.phases).unwrap_or_default(),
         }
-    });
-    Ok(rows.collect())
+    })
+    .collect()
 }
 
 fn print_rows(rows: &[Row], json: bool, stages: bool) -> Result<(), BenchError> {
@@ -412,10 +428,11 @@ fn run(options: &Options) -> Result<(), BenchError> {
     }
     let progress = Progress::new(progress::wanted(options.json), total_steps(&timed, options));
     let mut all_rows = Vec::new();
+    let mut failures: Vec<BenchError> = Vec::new();
     for spec in timed {
         let scene = PreparedScene::new(spec);
         for &threads in &options.threads {
-            let rows = measure(&scene, &engines, threads, options, &progress)?;
+            let rows = measure(&scene, &engines, threads, options, &progress, &mut failures);
             progress.print(|| print_rows(&rows, options.json, options.stages))?;
             all_rows.extend(rows);
         }
@@ -438,7 +455,10 @@ fn run(options: &Options) -> Result<(), BenchError> {
             print_validation(&rows, options.json)?;
         }
     }
-    Ok(())
+    match failures.len() {
+        0 => Ok(()),
+        n => Err(BenchError::new(format!("{n} run(s) failed (see above)"))),
+    }
 }
 
 /// Runs the soak once per thread count; an error if memory or slots kept growing.
