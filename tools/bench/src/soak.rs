@@ -31,6 +31,10 @@
 //! allocated before the world, at its full length, and nothing else of the soak's grows), the
 //! world's counters, and the largest slot index handed out since the previous
 //! sample for bodies, shapes and joints, and the largest island slot among live bodies.
+//!
+//! **Running it.** `cargo run -p prism-bench --release -- --soak 1000000` is the real run (a
+//! million steps of the 200-pair world: about four minutes of one core); its unit test runs
+//! 1,200 steps of 30 pairs, and `tests/memory.rs` checks a 6,000-step soak's bytes exactly.
 
 use crate::alloc_count::live_bytes;
 use crate::engine::{BenchError, vec_bytes};
