@@ -1,6 +1,6 @@
 //! # scenes — canonical scenes shared by tests, benchmarks and tools
 //!
-//! Three kinds of scene live here:
+//! Four kinds of scene live here:
 //!
 //! - **Benchmark scenes** ([`description`]): Box2D v3's eight benchmark scenes (its benchmark
 //!   definitions, release sizes) described once as engine-neutral data — bodies, shapes,
@@ -10,6 +10,9 @@
 //!   description holds the sleeping field (1,000 pyramids created asleep beside 10 bouncing
 //!   boxes) and its baseline (the bouncing boxes alone), which measure what resting bodies
 //!   cost.
+//! - **Scale scenes** (also [`description`], see [`description::scale`]): bins of 10,000
+//!   falling boxes, one, ten or a hundred of them (10 thousand to a million bodies), built
+//!   the same way, to measure how step time and memory grow with the body count.
 //! - **Described validation scenes** (also [`description`]): small engine-neutral scenes that
 //!   compare the engines' quality rather than their speed — columns of boxes and boards, a
 //!   house of cards, a heavy box on a light one, pendulums on a distance and a revolute joint.
@@ -19,7 +22,9 @@
 //!   pyramid, a box on an incline, a bouncing ball, a line of dominoes, ragdolls, chains),
 //!   used by tests and quick looks.
 //!
-//! All are reachable by name through [`SCENES`]: [`SceneInfo`] says how long a scene runs and
+//! All but the scale scenes are reachable by name through [`SCENES`] (the scale scenes, too
+//! large for the tests that walk that list, only through [`description::find_scene`]):
+//! [`SceneInfo`] says how long a scene runs and
 //! with which settings, and [`build`] returns the world with the [`Probes`] a benchmark or test
 //! needs to judge quality (the top box of each pyramid and where it started, the subjects).
 //!

@@ -22,6 +22,21 @@
 //! distance joint is rigid unless it has a spring (Box2D's `enableSpring = false` ignores
 //! limits and motor).
 //!
+//! **Memory.** Box2D allocates through its own `b2Alloc`, which keeps one process-wide count
+//! of the bytes requested and not yet freed (`b2GetByteCount()`; `b2World_GetCounters` copies
+//! the same number into `byteCount`, so it is not a per-world figure). It covers every array,
+//! pool, tree, the step's arena and the task scheduler's state; it leaves out the `b2World`
+//! record itself, which lives in Box2D's static table of worlds, and the worker threads'
+//! stacks. prism-bench runs one Box2D world at a time, so the count now less the count just
+//! before this world was created is this world's bytes. Box2D's allocations do not go through
+//! Rust's allocator, so prism-bench's counting allocator never sees them.
+//!
+//! **Size limit.** Box2D's solver cuts each per-body stage into at most four blocks per worker,
+//! and a block's item count is a 16-bit number: a step with more than `4 · workers · 65,535`
+//! awake bodies fails an assertion inside Box2D and aborts the whole process. The backend
+//! refuses, with an error naming the worker count needed, to build a scene with more dynamic
+//! bodies than that (all of them may be awake at once): a million bodies need 4 workers.
+//!
 //! **Safety.** Every Box2D call is an `unsafe` FFI call. The invariants that make them sound
 //! are few and local: the world id is created in [`create`] and destroyed only in `Drop`;
 //! body and joint ids are stored only in a group's record from creation until
@@ -31,7 +46,7 @@
 
 use boxdd_sys::ffi as b2;
 
-use crate::engine::{BenchError, BodySample, Counters, Engine, WorldSettings};
+use crate::engine::{BenchError, BodySample, Counters, Engine, Memory, WorldSettings};
 use scenes::description::{
     BodyDesc, BodyGroup, BodyKind, DistanceDesc, Geometry, JointDesc, RevoluteDesc, SUBSTEPS,
     ShapeDesc, TIME_STEP, Vec2,
@@ -64,6 +79,20 @@ pub struct Box2dEngine {
     contact_buffer: Vec<b2::b2ContactData>,
     /// Box2D's `b2Profile` of every step, summed field by field (ms).
     phase_totals: Vec<(&'static str, f64)>,
+    /// `b2GetByteCount()` just before this world was created.
+    bytes_before: i64,
+    /// The world's worker count (see the module notes on the size limit).
+    workers: usize,
+}
+
+/// Largest item count of one of Box2D's solver blocks (a `uint16_t`), and its blocks per
+/// worker.
+const BLOCK_ITEMS: usize = u16::MAX as usize;
+const BLOCKS_PER_WORKER: usize = 4;
+
+/// The most awake bodies Box2D can step with `workers` workers.
+fn max_awake_bodies(workers: usize) -> usize {
+    BLOCKS_PER_WORKER * workers * BLOCK_ITEMS
 }
 
 /// The phases and solver stages of Box2D's `b2Profile` (ms of the last step), under Box2D's
@@ -112,6 +141,8 @@ pub fn create(settings: &WorldSettings) -> Result<Box<dyn Engine>, BenchError> {
     def.enableSleep = settings.sleep_enabled;
     def.enableContinuous = settings.continuous;
     def.workerCount = workers;
+    // SAFETY: b2GetByteCount only reads an atomic counter.
+    let bytes_before = unsafe { b2::b2GetByteCount() };
     // SAFETY: `def` is a valid definition made by b2DefaultWorldDef and lives across the call.
     let world = unsafe { b2::b2CreateWorld(&def) };
     if !settings.contact_recycling {
@@ -123,10 +154,39 @@ pub fn create(settings: &WorldSettings) -> Result<Box<dyn Engine>, BenchError> {
         groups: Vec::new(),
         contact_buffer: Vec::new(),
         phase_totals: Vec::new(),
+        bytes_before,
+        workers: settings.threads,
     }))
 }
 
 impl Box2dEngine {
+    /// Refuses a group that would take the world past what Box2D can step (see the module
+    /// notes).
+    fn check_size(&self, group: &BodyGroup) -> Result<(), BenchError> {
+        let existing: usize = self
+            .groups
+            .iter()
+            .flatten()
+            .map(|g| g.dynamic_bodies.len())
+            .sum();
+        let added = group
+            .bodies
+            .iter()
+            .filter(|b| b.kind == BodyKind::Dynamic)
+            .count();
+        let limit = max_awake_bodies(self.workers);
+        if existing + added <= limit {
+            return Ok(());
+        }
+        let needed = (existing + added).div_ceil(BLOCKS_PER_WORKER * BLOCK_ITEMS);
+        Err(BenchError::new(format!(
+            "Box2D steps at most {limit} awake bodies with {} worker(s) (4 blocks a worker of at \
+             most 65,535 bodies); this scene has {} dynamic bodies and needs {needed} workers",
+            self.workers,
+            existing + added
+        )))
+    }
+
     fn create_body(&self, desc: &BodyDesc) -> Result<b2::b2BodyId, BenchError> {
         // SAFETY: b2DefaultBodyDef only returns a value.
         let mut def = unsafe { b2::b2DefaultBodyDef() };
@@ -427,6 +487,7 @@ impl Engine for Box2dEngine {
                 "joint names a missing body: {joint:?}"
             )));
         }
+        self.check_size(group)?;
         let mut record = GroupRecord {
             bodies: Vec::with_capacity(group.bodies.len()),
             dynamic_bodies: Vec::new(),
@@ -479,6 +540,13 @@ impl Engine for Box2dEngine {
 
     fn phase_totals(&self) -> Vec<(&'static str, f64)> {
         self.phase_totals.clone()
+    }
+
+    /// Box2D's own count (see the module notes), less the count before this world existed.
+    fn memory(&self) -> Memory {
+        // SAFETY: b2GetByteCount only reads an atomic counter.
+        let now = unsafe { b2::b2GetByteCount() };
+        Memory::Counted(u64::try_from(now - self.bytes_before).unwrap_or(0))
     }
 
     fn counters(&self) -> Counters {

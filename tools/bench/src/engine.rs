@@ -4,9 +4,10 @@
 //! A backend is a translator: it turns the engine-neutral scene data of [`scenes::description`]
 //! into its own bodies, shapes and joints, steps its world, and answers a few questions the
 //! quality figures need (deepest contact penetration now, a body's pose and velocity, how far
-//! joint anchors have drifted from the distance they keep). Everything else — which scene, how
-//! many steps, what is timed, how results are printed — is the runner's job, so every backend
-//! is timed, and every validation scene judged, by the same code.
+//! joint anchors have drifted from the distance they keep), and says where its memory is
+//! counted ([`Memory`]). Everything else — which scene, how many steps, what is timed, how
+//! results are printed — is the runner's job, so every backend is timed, and every validation
+//! scene judged, by the same code.
 //!
 //! The Prism backend (`src/prism_engine.rs`) is always built; cargo feature `compare` brings
 //! Box2D v3 (`boxdd-sys`) and Rapier (`rapier2d`). Asking for an engine that is not compiled in
@@ -105,6 +106,25 @@ pub struct Counters {
     pub joints: usize,
 }
 
+/// How an engine's memory is known (see [`Engine::memory`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Memory {
+    /// The engine counts its own bytes: Box2D's `b2GetByteCount`, the sizes passed to its
+    /// allocation function and not yet freed, less the count before this world was created.
+    #[cfg_attr(not(feature = "compare"), allow(dead_code))]
+    Counted(u64),
+    /// The engine allocates through Rust's global allocator, so the counting allocator
+    /// measures it (see `alloc_count`); `bookkeeping` bytes of that are the backend's own
+    /// records (the ids of the groups it built), to be left out.
+    GlobalAllocator { bookkeeping: usize },
+}
+
+/// Bytes a `Vec`'s buffer takes: its capacity times the element size, exactly what it asked
+/// the allocator for.
+pub fn vec_bytes<T>(v: &Vec<T>) -> usize {
+    v.capacity() * std::mem::size_of::<T>()
+}
+
 /// One physics backend holding one world.
 pub trait Engine {
     /// Creates the bodies and joints of `group` and files them under `slot`. Fails if the
@@ -141,6 +161,9 @@ pub trait Engine {
     /// the length for a rigid distance joint; distance springs are left out, see
     /// `JointDesc::kept_distance`).
     fn max_joint_error(&self) -> f32;
+
+    /// Where this engine's memory is counted, and the backend's own share of it.
+    fn memory(&self) -> Memory;
 
     /// Milliseconds spent so far in each phase and solver stage of the engine's steps, summed
     /// over every step taken (empty for engines that do not report them).

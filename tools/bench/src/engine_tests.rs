@@ -204,6 +204,37 @@ fn groups_are_removed_with_their_joints() {
     }
 }
 
+/// Box2D aborts the process on a step with more awake bodies than its solver's blocks hold
+/// (4 per worker, 65,535 bodies each): the backend refuses such a scene up front, with the
+/// worker count it would need, and takes one that fits.
+#[test]
+fn box2d_refuses_scenes_beyond_its_block_limit() {
+    let settings = |threads| WorldSettings {
+        gravity: Vec2::ZERO,
+        sleep_enabled: true,
+        threads,
+        continuous: false,
+        contact_recycling: true,
+    };
+    let limit = 4 * 65_535;
+    let bodies = |n: usize| BodyGroup {
+        bodies: (0..n)
+            .map(|i| BodyDesc::new(BodyKind::Dynamic, Vec2::new(i as f32, 0.0)))
+            .collect(),
+        joints: Vec::new(),
+    };
+    let mut one_worker = crate::box2d::create(&settings(1)).unwrap();
+    let error = one_worker
+        .insert_group(MAIN_SLOT, &bodies(limit + 1))
+        .unwrap_err();
+    assert!(error.0.contains("needs 2 workers"), "{error}");
+    let mut two_workers = crate::box2d::create(&settings(2)).unwrap();
+    two_workers
+        .insert_group(MAIN_SLOT, &bodies(limit + 1))
+        .unwrap();
+    assert_eq!(two_workers.counters().bodies, limit + 1);
+}
+
 /// Box2D's `--stages` line: its `b2Profile` fields, summed over the steps. A stack of boxes
 /// takes measurable solver time, the parts of the solve fit inside it, and the whole step
 /// is at least the solve.

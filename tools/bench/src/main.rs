@@ -4,8 +4,10 @@
 //!
 //! ```text
 //! prism-bench --scene large_pyramid                 # full step count, readable table
-//! prism-bench --scene a,b | all | validation  --threads 1,2  --steps N  --repeats R
+//! prism-bench --scene a,b | all | validation | scale  --threads 1,2  --steps N  --repeats R
 //!             --engine prism,box2d,rapier  --no-recycling  --json  --csv DIR  --list
+//! prism-bench --scene scale --engine prism,box2d --threads 1,2 --curve scale.csv
+//! prism-bench --soak 1000000                        # churn run, memory and slots
 //! ```
 //!
 //! **Benchmark scenes** (`all`): for every scene and thread count, each repeat runs every
@@ -14,21 +16,44 @@
 //! median over the repeats of the summed wall time of the timed steps (see [`runner`] for
 //! exactly what is timed).
 //!
+//! Every row also reports the bytes the engine held for the scene after the run (the `MB`
+//! column, `"bytes"` in JSON): Prism's and Rapier's through a counting global allocator
+//! installed here ([`alloc_count`]), Box2D's through its own count (see [`runner`] for the
+//! measured window and what is kept out of it).
+//!
 //! **Validation scenes** (`validation`: columns, boards, a card house, heavy-on-light,
 //! pendulums): every engine runs the scene once per thread count, untimed, and a table per
 //! scene puts the engines' quality figures side by side (see [`validation`] and
 //! `scenes::figures`). They are not part of `all`, so timing runs stay as they were.
 //!
+//! **Scale scenes** (`scale`: bins of falling boxes at 10 thousand, 100 thousand and a million
+//! bodies) are timed like the benchmark scenes but not part of `all`; `--curve FILE` prints
+//! the curve of step time and bytes per body against the body count ([`curve`]) and writes it
+//! as CSV.
+//!
+//! **Soak** (`--soak STEPS`): a Prism world churning bodies, shapes and joints for that many
+//! steps, sampling its bytes and counters, and saying whether they stop growing after the
+//! warm-up ([`soak`], [`soak_report`]); it exits with failure if they do not.
+//!
+//! On a terminal a progress bar (scene, engine, threads, repeat) runs on standard error during
+//! long runs; with `--json`, or with output redirected, nothing but the results is written
+//! ([`progress`]).
+//!
 //! Box2D and Rapier are compiled in by cargo feature `compare`; the Prism backend always. Arguments are parsed by hand and JSON is written by hand, to keep the default
 //! build free of dependencies.
 
+mod alloc_count;
+mod curve;
 mod engine;
 #[cfg(all(test, feature = "compare"))]
 mod engine_tests;
 #[cfg_attr(not(feature = "compare"), allow(dead_code))]
 mod group_bits;
+mod progress;
 mod report;
 mod runner;
+mod soak;
+mod soak_report;
 mod validation;
 mod validation_report;
 
@@ -43,15 +68,20 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use engine::{BenchError, EngineFactory, EngineOptions, engine_factory};
+use progress::Progress;
 use report::Row;
 use runner::{PreparedScene, RunConfig, RunResult, median, run_once};
-use scenes::description::{SCENES, SUBSTEPS, SceneSpec, TIME_STEP, VALIDATION_SCENES, find_scene};
+use scenes::description::{
+    SCALE_SCENES, SCENES, SUBSTEPS, SceneSpec, TIME_STEP, VALIDATION_SCENES, find_scene,
+};
+use soak::SoakConfig;
 use validation_report::ValidationRow;
 
 const USAGE: &str = "\
 usage: prism-bench [options]
   --scene LIST     scenes to run, comma-separated; `all` is the benchmark scenes,
-                   `validation` the validation scenes (default: all)
+                   `validation` the validation scenes, `scale` the scale scenes
+                   (10k, 100k and 1M bodies) (default: all)
   --engine LIST    engines: prism, box2d, rapier (default: prism)
   --threads LIST   worker thread counts, comma-separated (default: 1)
   --steps N        steps per run, at least 2 (default: each scene's own count)
@@ -62,6 +92,11 @@ usage: prism-bench [options]
   --stages         under each table row, the engine's mean ms/step per phase and solver
                    stage (Prism's StepProfile, Box2D's b2Profile; table output only)
   --csv DIR        also write DIR/<engine>/<scene>.csv with `threads,ms` lines
+  --curve FILE     after the timed scenes, print ms/step and bytes per body against the
+                   body count (meant for --scene scale) and write that curve to FILE (CSV)
+  --soak STEPS     instead of scenes: churn bodies, shapes and joints in a Prism world for
+                   STEPS steps (sleep on, once per --threads count) and report whether its
+                   memory and slot use stop growing after warm-up (failure if not)
   --list           list the scenes and exit
   --help           print this help";
 
@@ -77,6 +112,8 @@ struct Options {
     json: bool,
     stages: bool,
     csv_dir: Option<PathBuf>,
+    curve: Option<PathBuf>,
+    soak_steps: Option<usize>,
     list: bool,
     help: bool,
 }
@@ -93,27 +130,31 @@ impl Default for Options {
             json: false,
             stages: false,
             csv_dir: None,
+            curve: None,
+            soak_steps: None,
             list: false,
             help: false,
         }
     }
 }
 
-/// Scene names and the group names `all` and `validation`, in the order given.
+/// Scene names and the group names `all`, `validation` and `scale`, in the order given.
 fn parse_scenes(value: &str) -> Result<Vec<SceneSpec>, BenchError> {
     let mut scenes = Vec::new();
     for name in split_list(value) {
         match name {
             "all" => scenes.extend(SCENES),
             "validation" => scenes.extend(VALIDATION_SCENES),
+            "scale" => scenes.extend(SCALE_SCENES),
             _ => scenes.push(find_scene(name).ok_or_else(|| {
                 let known: Vec<&str> = SCENES
                     .iter()
                     .chain(&VALIDATION_SCENES)
+                    .chain(&SCALE_SCENES)
                     .map(|s| s.name)
                     .collect();
                 BenchError::new(format!(
-                    "unknown scene `{name}` (known: {}, all, validation)",
+                    "unknown scene `{name}` (known: {}, all, validation, scale)",
                     known.join(", ")
                 ))
             })?),
@@ -146,7 +187,14 @@ fn parse_args(args: &[String]) -> Result<Options, BenchError> {
         };
         let takes_value = matches!(
             flag,
-            "--scene" | "--engine" | "--threads" | "--steps" | "--repeats" | "--csv"
+            "--scene"
+                | "--engine"
+                | "--threads"
+                | "--steps"
+                | "--repeats"
+                | "--csv"
+                | "--curve"
+                | "--soak"
         );
         let value = if !takes_value {
             if inline_value.is_some() {
@@ -186,6 +234,8 @@ fn apply_flag(options: &mut Options, flag: &str, value: &str) -> Result<(), Benc
         "--steps" => options.steps = Some(parse_count("--steps", value, 2)?),
         "--repeats" => options.repeats = parse_count("--repeats", value, 1)?,
         "--csv" => options.csv_dir = Some(PathBuf::from(value)),
+        "--curve" => options.curve = Some(PathBuf::from(value)),
+        "--soak" => options.soak_steps = Some(parse_count("--soak", value, 2)?),
         "--json" => options.json = true,
         "--stages" => options.stages = true,
         "--continuous" => options.engine.continuous = true,
@@ -216,7 +266,12 @@ fn list_scenes() -> Result<(), BenchError> {
         1.0 / TIME_STEP
     ))?;
     emit(&format!("{:<24} {:>6}  sleep  group", "scene", "steps"))?;
-    for (scenes, group) in [(&SCENES[..], "all"), (&VALIDATION_SCENES[..], "validation")] {
+    let groups = [
+        (&SCENES[..], "all"),
+        (&VALIDATION_SCENES[..], "validation"),
+        (&SCALE_SCENES[..], "scale"),
+    ];
+    for (scenes, group) in groups {
         for scene in scenes {
             let sleep = if scene.sleep_enabled { "on" } else { "off" };
             emit(&format!(
@@ -229,26 +284,49 @@ fn list_scenes() -> Result<(), BenchError> {
 }
 
 /// Runs every engine on one scene and thread count, alternating engines within each
-/// repeat, and returns one row per engine.
+/// repeat, and returns one row per engine that ran. An engine that cannot run the scene
+/// (a backend error: a scene beyond its limits) is dropped from the remaining repeats and
+/// its error added to `failures`; the other engines go on.
 fn measure(
     scene: &PreparedScene,
     engines: &[(String, EngineFactory)],
     threads: usize,
     options: &Options,
-) -> Result<Vec<Row>, BenchError> {
+    progress: &Progress,
+    failures: &mut Vec<BenchError>,
+) -> Vec<Row> {
     let steps = options.steps.unwrap_or(scene.spec.steps);
     let config = RunConfig {
         threads,
         steps,
         engine: options.engine,
     };
-    let mut runs: Vec<Vec<RunResult>> = vec![Vec::new(); engines.len()];
-    for _ in 0..options.repeats {
-        for (runs, (_, factory)) in runs.iter_mut().zip(engines) {
-            runs.push(run_once(*factory, scene, config)?);
+    let mut runs: Vec<Option<Vec<RunResult>>> = vec![Some(Vec::new()); engines.len()];
+    for repeat in 1..=options.repeats {
+        for (slot, (name, factory)) in runs.iter_mut().zip(engines) {
+            let Some(done) = slot else { continue };
+            progress.set_message(|| {
+                format!(
+                    "{} · {name} · {threads} thr · repeat {repeat}/{}",
+                    scene.spec.name, options.repeats
+                )
+            });
+            match run_once(*factory, scene, config, progress) {
+                Ok(result) => done.push(result),
+                Err(error) => {
+                    let error = BenchError::new(format!(
+                        "{name} on {} with {threads} thread(s): {error}",
+                        scene.spec.name
+                    ));
+                    progress.print(|| eprintln!("prism-bench: {error}"));
+                    failures.push(error);
+                    *slot = None;
+                }
+            }
         }
     }
-    let rows = engines.iter().zip(runs).map(|((name, _), runs)| {
+    let ran = engines.iter().zip(runs).filter_map(|(e, r)| Some((e, r?)));
+    ran.map(|((name, _), runs)| {
         let times: Vec<f64> = runs.iter().map(|r| r.timed_ms).collect();
         let last = runs.last().cloned();
         Row {
@@ -260,10 +338,11 @@ fn measure(
             median_ms: median(&times).unwrap_or(f64::NAN),
             counters: last.as_ref().map(|r| r.counters).unwrap_or_default(),
             quality: last.as_ref().map(|r| r.quality).unwrap_or_default(),
+            bytes: last.as_ref().map(|r| r.bytes).unwrap_or_default(),
             phases: last.map(|r| r.phases).unwrap_or_default(),
         }
-    });
-    Ok(rows.collect())
+    })
+    .collect()
 }
 
 fn print_rows(rows: &[Row], json: bool, stages: bool) -> Result<(), BenchError> {
@@ -282,6 +361,16 @@ fn print_rows(rows: &[Row], json: bool, stages: bool) -> Result<(), BenchError> 
         }
     }
     Ok(())
+}
+
+/// The steps every timed run of `scenes` will take, for the progress bar.
+fn total_steps(scenes: &[SceneSpec], options: &Options) -> u64 {
+    let runs = options.threads.len() * options.repeats * options.engines.len();
+    let steps: usize = scenes
+        .iter()
+        .map(|s| options.steps.unwrap_or(s.steps))
+        .sum();
+    (steps * runs) as u64
 }
 
 /// Runs every engine once on one validation scene and thread count and returns one row per
@@ -337,17 +426,27 @@ fn run(options: &Options) -> Result<(), BenchError> {
     if !options.json && !timed.is_empty() {
         emit(&report::table_header())?;
     }
+    let progress = Progress::new(progress::wanted(options.json), total_steps(&timed, options));
     let mut all_rows = Vec::new();
+    let mut failures: Vec<BenchError> = Vec::new();
     for spec in timed {
         let scene = PreparedScene::new(spec);
         for &threads in &options.threads {
-            let rows = measure(&scene, &engines, threads, options)?;
-            print_rows(&rows, options.json, options.stages)?;
+            let rows = measure(&scene, &engines, threads, options, &progress, &mut failures);
+            progress.print(|| print_rows(&rows, options.json, options.stages))?;
             all_rows.extend(rows);
         }
     }
+    drop(progress);
     if let Some(dir) = &options.csv_dir {
         report::write_csv(dir, &all_rows)?;
+    }
+    if let Some(path) = &options.curve {
+        let points = curve::curve(&all_rows);
+        if !options.json {
+            emit(&curve::table(&points))?;
+        }
+        curve::write_csv(path, &points)?;
     }
     for spec in validation {
         let scene = PreparedScene::new(spec);
@@ -356,7 +455,38 @@ fn run(options: &Options) -> Result<(), BenchError> {
             print_validation(&rows, options.json)?;
         }
     }
-    Ok(())
+    match failures.len() {
+        0 => Ok(()),
+        n => Err(BenchError::new(format!("{n} run(s) failed (see above)"))),
+    }
+}
+
+/// Runs the soak once per thread count; an error if memory or slots kept growing.
+fn soak(steps: usize, options: &Options) -> Result<(), BenchError> {
+    let mut steady = true;
+    for &threads in &options.threads {
+        let config = SoakConfig::standard(steps, threads);
+        let progress = Progress::new(progress::wanted(options.json), steps as u64);
+        progress.set_message(|| format!("soak · prism · {threads} thr"));
+        let run = soak::run_soak(config, &progress)?;
+        drop(progress);
+        if options.json {
+            for sample in &run.samples {
+                emit(&soak_report::sample_json(sample))?;
+            }
+            emit(&soak_report::summary_json(&run))?;
+        } else {
+            emit(&soak_report::table(&run))?;
+        }
+        steady &= soak_report::steady(&soak_report::growth(&run.samples));
+    }
+    if steady {
+        Ok(())
+    } else {
+        Err(BenchError::new(
+            "soak: memory or slot use kept growing after warm-up",
+        ))
+    }
 }
 
 fn main() -> ExitCode {
@@ -366,6 +496,8 @@ fn main() -> ExitCode {
             emit(USAGE)
         } else if options.list {
             list_scenes()
+        } else if let Some(steps) = options.soak_steps {
+            soak(steps, &options)
         } else {
             run(&options)
         }
@@ -412,15 +544,24 @@ mod tests {
         assert!(options.json && options.engine.continuous && options.stages);
         assert!(options.engine.contact_recycling);
         assert_eq!(options.csv_dir, Some(PathBuf::from("out")));
+        assert_eq!((options.curve.clone(), options.soak_steps), (None, None));
+        let options = parse_args(&args("--soak 1000000 --threads 2 --curve=c.csv")).unwrap();
+        assert_eq!(options.soak_steps, Some(1_000_000));
+        assert_eq!(options.curve, Some(PathBuf::from("c.csv")));
         assert_eq!(parse_args(&args("--scene all")).unwrap().scenes.len(), 10);
     }
 
-    /// `all` means the benchmark scenes only; `validation` the validation scenes; groups and
-    /// names mix in the order given.
+    /// `all` means the benchmark scenes only; `validation` the validation scenes; `scale` the
+    /// three scale scenes; groups and names mix in the order given.
     #[test]
     fn scene_groups_expand_in_place() {
         let all = parse_args(&args("--scene all")).unwrap().scenes;
-        assert!(all.iter().all(|s| !s.is_validation()));
+        assert!(all.iter().all(|s| !s.is_validation() && !s.is_scale()));
+        let scale = parse_args(&args("--scene scale,smash")).unwrap().scenes;
+        let names: Vec<&str> = scale.iter().map(|s| s.name).collect();
+        assert_eq!(names, ["scale_10k", "scale_100k", "scale_1m", "smash"]);
+        let one = parse_args(&args("--scene scale_1m")).unwrap().scenes;
+        assert_eq!(one[0].name, "scale_1m");
         let validation = parse_args(&args("--scene validation")).unwrap().scenes;
         assert_eq!(validation.len(), VALIDATION_SCENES.len());
         assert!(validation.iter().all(|s| s.is_validation()));
@@ -430,6 +571,21 @@ mod tests {
         assert_eq!(&names[..3], ["column_20", "smash", "column_10"]);
         assert_eq!(names.len(), 2 + VALIDATION_SCENES.len());
         assert!(!options.engine.contact_recycling);
+    }
+
+    /// The progress bar's length is every timed run's steps: scenes × threads × repeats ×
+    /// engines, each scene at its own step count unless `--steps` overrides it.
+    #[test]
+    fn progress_counts_every_timed_step() {
+        let options = parse_args(&args(
+            "--scene scale_10k,smash --threads 1,2 --repeats 3 --engine prism,box2d",
+        ))
+        .unwrap();
+        let one_run_each: usize = options.scenes.iter().map(|s| s.steps).sum();
+        let expected = one_run_each * 2 * 3 * 2;
+        assert_eq!(total_steps(&options.scenes, &options), expected as u64);
+        let options = parse_args(&args("--scene scale_1m,tumbler --steps 10")).unwrap();
+        assert_eq!(total_steps(&options.scenes, &options), 20);
     }
 
     #[test]
@@ -442,6 +598,8 @@ mod tests {
             ("--steps", "--steps expects a value"),
             ("--fast", "unknown option `--fast`"),
             ("--json=yes", "--json takes no value"),
+            ("--soak 1", "--soak expects an integer ≥ 2"),
+            ("--curve", "--curve expects a value"),
         ];
         for (text, message) in cases {
             let error = parse_args(&args(text)).unwrap_err();

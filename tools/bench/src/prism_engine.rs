@@ -10,7 +10,7 @@
 //! **Quality.** Penetration is the deepest overlap among the touching contacts' manifold points
 //! (`−separation`), as the other backends report it.
 
-use crate::engine::{BenchError, BodySample, Counters, Engine, WorldSettings};
+use crate::engine::{BenchError, BodySample, Counters, Engine, Memory, WorldSettings, vec_bytes};
 use prism::{JointKind, PrismError, StepProfile, World, WorldDef};
 use scenes::description::{BodyGroup, SUBSTEPS, TIME_STEP};
 use scenes::prism_build::{self, BuiltGroup};
@@ -165,6 +165,20 @@ impl Engine for PrismEngine {
 
     fn phase_totals(&self) -> Vec<(&'static str, f64)> {
         self.phase_totals.clone()
+    }
+
+    /// The world is measured by the counting allocator; the built groups' id lists and the
+    /// phase totals are this backend's, not Prism's.
+    fn memory(&self) -> Memory {
+        let groups: usize = self
+            .groups
+            .iter()
+            .flatten()
+            .map(|g| vec_bytes(&g.bodies) + vec_bytes(&g.joints))
+            .sum();
+        Memory::GlobalAllocator {
+            bookkeeping: vec_bytes(&self.groups) + groups + vec_bytes(&self.phase_totals),
+        }
     }
 }
 

@@ -50,6 +50,11 @@
 //!   interaction groups (see [`crate::group_bits`]); joints disable contacts between the
 //!   bodies they connect (Box2D's `collideConnected = false`).
 //!
+//! **Memory.** Rapier allocates through Rust's global allocator, so its bytes are measured by
+//! prism-bench's counting allocator exactly as Prism's are: the live bytes allocated between
+//! creating the world (and its rayon pool) and the end of the run, less this backend's own
+//! records.
+//!
 //! **Counters.** Bodies: all rigid bodies. Contacts: every contact pair in the narrow phase
 //! (pairs whose fattened bounding boxes overlap, touching or not — Box2D's definition).
 //! Shapes: colliders, a polyline counted as its segments.
@@ -57,7 +62,7 @@
 use rapier2d::prelude::*;
 use rayon::ThreadPool;
 
-use crate::engine::{BenchError, BodySample, Counters, Engine, WorldSettings};
+use crate::engine::{BenchError, BodySample, Counters, Engine, Memory, WorldSettings, vec_bytes};
 use crate::group_bits::rapier_group_bits;
 use scenes::description::{
     self, BodyDesc, BodyGroup, BodyKind, DistanceDesc, Geometry, JointDesc, RevoluteDesc, ShapeDesc,
@@ -423,6 +428,20 @@ impl Engine for RapierEngine {
             linear_velocity: description::Vec2::new(v.x, v.y),
             angular_velocity: body.angvel(),
         })
+    }
+
+    /// Rapier allocates through Rust's global allocator: its world, and the rayon pool it
+    /// steps in, are measured by the counting allocator; the group records are this backend's.
+    fn memory(&self) -> Memory {
+        let groups: usize = self
+            .groups
+            .iter()
+            .flatten()
+            .map(|g| vec_bytes(&g.bodies) + vec_bytes(&g.joints))
+            .sum();
+        Memory::GlobalAllocator {
+            bookkeeping: vec_bytes(&self.groups) + groups + vec_bytes(&self.created_asleep),
+        }
     }
 
     fn max_joint_error(&self) -> f32 {

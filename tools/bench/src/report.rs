@@ -1,11 +1,13 @@
 //! Output of the measurements: a readable table, JSON lines, and Box2D-style CSV files.
 //!
 //! One [`Row`] per (scene, engine, thread count). The table shows the median time, the time
-//! per timed step, the counters, the quality figures and the ratio to Box2D's median when
+//! per timed step, the counters, the memory the engine held after the run (MB = 10⁶ bytes, see
+//! `runner` for how it is measured), the quality figures and the ratio to Box2D's median when
 //! Box2D ran the same scene and thread count in the same process. JSON is written by hand
-//! (one object per line, keys in a fixed order); non-finite numbers become `null`.
-//! CSV follows Box2D's results format: `DIR/<engine>/<scene>.csv` holding a `threads,ms`
-//! header and one `threads,ms` line per thread count.
+//! (one object per line, keys in a fixed order, the memory as `"bytes"`); non-finite numbers
+//! become `null`. CSV follows Box2D's results format: `DIR/<engine>/<scene>.csv` holding a
+//! `threads,ms` header and one `threads,ms` line per thread count (that format has no place
+//! for the bytes).
 
 use std::fmt::Write as _;
 use std::fs;
@@ -28,6 +30,8 @@ pub struct Row {
     pub quality: Quality,
     /// Mean milliseconds per timed step of each reported phase (last repeat).
     pub phases: Vec<(&'static str, f64)>,
+    /// Bytes the engine held for the scene after the run (last repeat).
+    pub bytes: u64,
 }
 
 impl Row {
@@ -79,7 +83,8 @@ fn quality_json(quality: &Quality) -> String {
 pub fn json_line(row: &Row) -> String {
     format!(
         "{{\"scene\":{},\"engine\":{},\"threads\":{},\"steps\":{},\"repeats\":{},\
-         \"median_ms\":{},\"ms_per_step\":{},\"bodies\":{},\"contacts\":{},\"quality\":{}}}",
+         \"median_ms\":{},\"ms_per_step\":{},\"bodies\":{},\"contacts\":{},\"bytes\":{},\
+         \"quality\":{}}}",
         json_string(row.scene),
         json_string(&row.engine),
         row.threads,
@@ -89,6 +94,7 @@ pub fn json_line(row: &Row) -> String {
         json_number(row.ms_per_step()),
         row.counters.bodies,
         row.counters.contacts,
+        row.bytes,
         quality_json(&row.quality),
     )
 }
@@ -113,7 +119,7 @@ pub(crate) fn json_string(text: &str) -> String {
 /// The table header line.
 pub fn table_header() -> String {
     format!(
-        "{:<14} {:<7} {:>3} {:>5} {:>11} {:>9} {:>7} {:>7} {:>8} {:>6} {:>7}  quality",
+        "{:<14} {:<7} {:>3} {:>5} {:>11} {:>9} {:>7} {:>7} {:>8} {:>6} {:>8} {:>7}  quality",
         "scene",
         "engine",
         "thr",
@@ -124,6 +130,7 @@ pub fn table_header() -> String {
         "shapes",
         "contacts",
         "joints",
+        "MB",
         "/box2d"
     )
 }
@@ -136,7 +143,7 @@ pub fn table_line(row: &Row, box2d_ms: Option<f64>) -> String {
     };
     let c = &row.counters;
     format!(
-        "{:<14} {:<7} {:>3} {:>5} {:>11.1} {:>9.3} {:>7} {:>7} {:>8} {:>6} {:>7}  {}",
+        "{:<14} {:<7} {:>3} {:>5} {:>11.1} {:>9.3} {:>7} {:>7} {:>8} {:>6} {:>8.1} {:>7}  {}",
         row.scene,
         row.engine,
         row.threads,
@@ -147,9 +154,15 @@ pub fn table_line(row: &Row, box2d_ms: Option<f64>) -> String {
         c.shapes,
         c.contacts,
         c.joints,
+        megabytes(row.bytes),
         ratio,
         quality_text(&row.quality)
     )
+}
+
+/// Bytes in MB (10⁶ bytes).
+pub fn megabytes(bytes: u64) -> f64 {
+    bytes as f64 / 1.0e6
 }
 
 fn quality_text(quality: &Quality) -> String {
@@ -229,6 +242,7 @@ mod tests {
                 motor_speed_rad_s: None,
             },
             phases: Vec::new(),
+            bytes: 12_345_678,
         }
     }
 
@@ -239,7 +253,8 @@ mod tests {
             line,
             "{\"scene\":\"large_pyramid\",\"engine\":\"box2d\",\"threads\":2,\"steps\":501,\
              \"repeats\":3,\"median_ms\":1000,\"ms_per_step\":2,\"bodies\":5051,\
-             \"contacts\":14950,\"quality\":{\"max_penetration_m\":0.5,\"top_drop_m\":0.25}}"
+             \"contacts\":14950,\"bytes\":12345678,\"quality\":{\"max_penetration_m\":0.5,\
+             \"top_drop_m\":0.25}}"
         );
     }
 
@@ -257,6 +272,7 @@ mod tests {
         let line = table_line(&row("rapier", 1, 300.0), Some(200.0));
         assert!(line.contains(" 1.50 "), "{line}");
         assert!(line.contains("top drop 0.2500 m"), "{line}");
+        assert!(line.contains(" 12.3 "), "memory in MB: {line}");
         let line = table_line(&row("rapier", 1, 300.0), None);
         assert!(line.contains(" - "), "{line}");
     }

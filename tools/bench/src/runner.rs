@@ -10,13 +10,31 @@
 //! 3. samples the deepest contact penetration, after **every** step, outside the timed
 //!    region.
 //!
-//! After the last step it reads the final quality figures: the drop of each pyramid's top
-//! box (start height minus end height, the largest over all pyramids), the largest joint
-//! anchor separation, and the motor-driven body's angular speed.
+//! Right after the last step it takes the engine's bytes (see **Memory** below); then it reads
+//! the final quality figures: the drop of each pyramid's top box (start height minus end
+//! height, the largest over all pyramids), the largest joint anchor separation, and the
+//! motor-driven body's angular speed.
+//!
+//! **Memory.** The bytes an engine holds for the scene after the run. For Prism and Rapier,
+//! which allocate through Rust's global allocator, the counting allocator's live bytes are
+//! read just before the engine's world is created and again right after the last step
+//! ([`crate::alloc_count`]); the growth between the two is the world's bytes once two things
+//! are taken out: the backend's own records of the groups it built (`Memory::GlobalAllocator`'s
+//! `bookkeeping`), and what the runner itself still holds from inside that window (the
+//! phase totals after the first step). The scene description is built before the window and
+//! the quality figures are computed after it; script actions are dropped within the step that
+//! applied them; the progress bar draws in uncounted scopes. For Box2D the bytes are Box2D's
+//! own count (`Memory::Counted`). Whatever the engine allocated during the run and still holds
+//! at the end — caches, arenas, pools grown to the largest step — is part of its bytes: that is
+//! what a program running the scene would hold.
 
 use std::time::{Duration, Instant};
 
-use crate::engine::{BenchError, Counters, EngineFactory, EngineOptions, WorldSettings};
+use crate::alloc_count::live_bytes;
+use crate::engine::{
+    BenchError, Counters, EngineFactory, EngineOptions, Memory, WorldSettings, vec_bytes,
+};
+use crate::progress::Progress;
 use scenes::description::{BodyGroup, GroupAction, MAIN_SLOT, Probes, SceneSpec};
 
 /// Quality figures of one run; `None` where the scene does not report that figure.
@@ -43,6 +61,8 @@ pub struct RunResult {
     /// Mean milliseconds per timed step of each phase the engine reports (see
     /// `Engine::phase_totals`).
     pub phases: Vec<(&'static str, f64)>,
+    /// Bytes the engine held for the scene after the last step (see the module notes).
+    pub bytes: u64,
 }
 
 /// A scene ready to be run: its facts, its initial bodies and its probes.
@@ -72,13 +92,29 @@ pub struct RunConfig {
     pub engine: EngineOptions,
 }
 
-/// Runs `scene` on a fresh world from `factory` as `config` says.
+/// The bytes an engine holds, from what it reports (`memory`), the counting allocator's
+/// growth over the run (`live_growth`) and what the runner itself holds from inside the
+/// measured window (`runner_bytes`).
+pub fn engine_bytes(memory: Memory, live_growth: i64, runner_bytes: usize) -> u64 {
+    match memory {
+        Memory::Counted(bytes) => bytes,
+        Memory::GlobalAllocator { bookkeeping } => {
+            let others = i64::try_from(bookkeeping + runner_bytes).unwrap_or(i64::MAX);
+            u64::try_from(live_growth.saturating_sub(others)).unwrap_or(0)
+        }
+    }
+}
+
+/// Runs `scene` on a fresh world from `factory` as `config` says, advancing `progress` by
+/// one after every step.
 pub fn run_once(
     factory: EngineFactory,
     scene: &PreparedScene,
     config: RunConfig,
+    progress: &Progress,
 ) -> Result<RunResult, BenchError> {
     let settings = WorldSettings::for_scene(&scene.spec, config.threads, config.engine);
+    let live_before = live_bytes();
     let mut engine = factory(&settings)?;
     engine.insert_group(MAIN_SLOT, &scene.group)?;
     let mut script = scene.spec.script();
@@ -101,7 +137,10 @@ pub fn run_once(
             untimed_phases = engine.phase_totals();
         }
         max_penetration = max_penetration.max(engine.deepest_penetration());
+        progress.step();
     }
+    let live_growth = live_bytes() - live_before;
+    let bytes = engine_bytes(engine.memory(), live_growth, vec_bytes(&untimed_phases));
     let mut quality = Quality {
         max_penetration_m: max_penetration,
         ..Quality::default()
@@ -126,6 +165,7 @@ pub fn run_once(
         counters: engine.counters(),
         quality,
         phases: timed_phase_means(&untimed_phases, &engine.phase_totals(), config.steps),
+        bytes,
     })
 }
 
@@ -183,5 +223,15 @@ mod tests {
         assert_eq!(median(&[3.0]), Some(3.0));
         assert_eq!(median(&[5.0, 1.0, 3.0]), Some(3.0));
         assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
+    }
+
+    /// An engine's own count is taken as it is; a Rust engine's bytes are the allocator's
+    /// growth less the backend's and the runner's shares, never below zero.
+    #[test]
+    fn engine_bytes_leave_out_the_harness() {
+        assert_eq!(engine_bytes(Memory::Counted(1234), 99_999, 50), 1234);
+        let rust = Memory::GlobalAllocator { bookkeeping: 300 };
+        assert_eq!(engine_bytes(rust, 10_000, 700), 9_000);
+        assert_eq!(engine_bytes(rust, 900, 700), 0);
     }
 }

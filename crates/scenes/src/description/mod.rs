@@ -1,6 +1,7 @@
 //! Scenes described once and engine-neutrally: the eight benchmark scenes of Box2D v3's
-//! benchmark suite, the sleeping field with its baseline, and the validation scenes (columns,
-//! a card house, heavy-on-light, pendulums) whose quality figures compare engines.
+//! benchmark suite, the sleeping field with its baseline, the validation scenes (columns,
+//! a card house, heavy-on-light, pendulums) whose quality figures compare engines, and the
+//! scale family ([`scale`]: bins of falling boxes at 10 thousand to a million bodies).
 //!
 //! Every backend (Prism, Box2D, Rapier) builds the same scene from the same data, so a
 //! difference in the numbers cannot come from two hand-written copies of a scene drifting
@@ -35,6 +36,7 @@ pub mod model;
 mod pendulum;
 pub mod probes;
 mod rain;
+pub mod scale;
 pub mod scene;
 pub mod script;
 pub(crate) mod sleeping_field;
@@ -49,7 +51,7 @@ pub use model::{
 pub use prism::Vec2;
 pub use probes::Probes;
 pub use rain::{RAIN_COLUMNS, RAIN_GROUP_SIZE, RAIN_ROWS, RainScript, rain_group};
-pub use scene::{SCENES, SceneId, SceneSpec, VALIDATION_SCENES, find_scene};
+pub use scene::{SCALE_SCENES, SCENES, SceneId, SceneSpec, VALIDATION_SCENES, find_scene};
 pub use script::{GroupAction, SceneScript};
 
 /// Time step of every scene: 60 Hz.

@@ -1,9 +1,11 @@
 //! The registry of described scenes: each scene's fixed facts ([`SceneSpec`]) and how to build
 //! its initial group, probes and script.
 //!
-//! Two lists: [`SCENES`], the benchmark scenes (what a timing run means by "all"), and
+//! Three lists: [`SCENES`], the benchmark scenes (what a timing run means by "all");
 //! [`VALIDATION_SCENES`], small scenes with quality figures and no timing interest (stacks,
-//! heavy-on-light, pendulums). [`find_scene`] looks in both.
+//! heavy-on-light, pendulums); and [`SCALE_SCENES`], the same bins of falling boxes at 10
+//! thousand, 100 thousand and a million bodies, timed like the benchmark scenes but run only when
+//! asked for. [`find_scene`] looks in all three.
 
 use super::column::{BOARD, UNIT_BOX, column, hand_built_offset, uneven_column};
 use super::model::BodyGroup;
@@ -14,7 +16,7 @@ use super::script::SceneScript;
 use super::{
     card_lean::card_lean, compounds::compounds, heavy_on_light::heavy_on_light,
     joint_grid::joint_grid, large_pyramid::large_pyramid, many_pyramids::many_pyramids,
-    sleeping_field, smash::smash, spinner::spinner, tumbler::tumbler,
+    scale::scale, sleeping_field, smash::smash, spinner::spinner, tumbler::tumbler,
 };
 use prism::Vec2;
 
@@ -42,6 +44,8 @@ pub enum SceneId {
     HeavyOnLight(u32),
     PendulumDistance,
     PendulumRevolute,
+    /// `n` bins of [`super::scale::BIN_BOXES`] falling boxes each.
+    Scale(usize),
 }
 
 /// The fixed facts of a scene: which it is, its name, its step count, whether bodies may
@@ -199,11 +203,22 @@ pub const VALIDATION_SCENES: [SceneSpec; 11] = [
     ),
 ];
 
-/// Looks a scene up by name, benchmark scenes first.
+/// The scale family: 1, 10 and 100 bins of 10,000 boxes (see [`super::scale`]), sleeping on.
+/// 150 steps (2.5 s) take every bin through its fall, its pile-up (over the first 1.5 s) and
+/// the start of its settling — the costly part of the scene; the piles fall asleep a little
+/// later, after about 3.5 s — and keep a million-body run within minutes on a 2-core machine.
+pub const SCALE_SCENES: [SceneSpec; 3] = [
+    spec(SceneId::Scale(1), "scale_10k", 150, true, GRAVITY, false),
+    spec(SceneId::Scale(10), "scale_100k", 150, true, GRAVITY, false),
+    spec(SceneId::Scale(100), "scale_1m", 150, true, GRAVITY, false),
+];
+
+/// Looks a scene up by name: benchmark, validation, then scale scenes.
 pub fn find_scene(name: &str) -> Option<SceneSpec> {
     SCENES
         .iter()
         .chain(&VALIDATION_SCENES)
+        .chain(&SCALE_SCENES)
         .copied()
         .find(|s| s.name == name)
 }
@@ -217,6 +232,11 @@ impl SceneSpec {
     /// Validation scenes are judged by the figures of their probes' check, not timed.
     pub fn is_validation(&self) -> bool {
         VALIDATION_SCENES.iter().any(|s| s.id == self.id)
+    }
+
+    /// Scale scenes grow with their body count; they are timed but not part of `all`.
+    pub fn is_scale(&self) -> bool {
+        matches!(self.id, SceneId::Scale(_))
     }
 
     /// Motor scenes report the achieved speed of their motor-driven body.
@@ -244,6 +264,7 @@ impl SceneSpec {
             SceneId::HeavyOnLight(ratio) => heavy_on_light(ratio as f32),
             SceneId::PendulumDistance => pendulum_distance(),
             SceneId::PendulumRevolute => pendulum_revolute(),
+            SceneId::Scale(bins) => (scale(bins), Probes::default()),
         }
     }
 
@@ -259,6 +280,7 @@ impl SceneSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::description::BodyKind;
 
     /// Every validation scene carries a check and the subjects it reads, and its step count is
     /// its duration at 60 Hz.
@@ -289,6 +311,27 @@ mod tests {
             assert_eq!(spec.steps, (seconds * 60.0) as usize, "{name}");
         }
         assert!(SCENES.iter().all(|s| !s.is_validation()));
+    }
+
+    /// The scale scenes hold the body counts their names say (bins of 10,000 boxes, plus one
+    /// static container per bin), sleep, and are neither benchmark nor validation scenes.
+    #[test]
+    fn scale_scenes_hold_their_body_counts() {
+        for (name, boxes) in [
+            ("scale_10k", 10_000),
+            ("scale_100k", 100_000),
+            ("scale_1m", 1_000_000),
+        ] {
+            let spec = find_scene(name).unwrap();
+            assert!(spec.is_scale() && !spec.is_validation() && spec.sleep_enabled);
+            assert!(!SCENES.iter().any(|s| s.name == name));
+            let (group, _) = spec.build();
+            let dynamic = group.bodies.iter().filter(|b| b.kind == BodyKind::Dynamic);
+            assert_eq!(dynamic.count(), boxes, "{name}");
+            let bins = boxes / super::super::scale::BIN_BOXES;
+            assert_eq!(group.bodies.len(), boxes + bins, "{name}");
+            assert_eq!(group.shape_count(), boxes + 3 * bins, "{name}");
+        }
     }
 
     /// Bodies, shapes and joints of each scene against the counters Box2D v3 reports for them
