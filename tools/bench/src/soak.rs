@@ -212,7 +212,7 @@ impl Churn {
             (0.5, 5.0, Vec2::new(FLOOR_HALF_WIDTH + 0.5, 5.0)),
         ];
         for (hx, hy, centre) in pieces {
-            let polygon = make_offset_box(hx, hy, centre, prism::Rot::IDENTITY);
+            let polygon = make_offset_box(hx, hy, centre, prism::Rot::IDENTITY)?;
             let shape = self.world.create_polygon_shape(ground, &def, &polygon)?;
             self.note_shape(shape);
         }
@@ -233,7 +233,7 @@ impl Churn {
             self.note_body(*body);
             let shape = if i == 0 {
                 self.world
-                    .create_polygon_shape(*body, &def, &make_box(0.2, 0.2))?
+                    .create_polygon_shape(*body, &def, &make_box(0.2, 0.2)?)?
             } else {
                 let ball = Circle {
                     center: Vec2::ZERO,
