@@ -39,6 +39,7 @@ mod events;
 mod report;
 mod step;
 mod store;
+mod validate;
 
 pub use def::{
     DistanceJointDef, JointDef, MotorJointDef, PrismaticJointDef, RevoluteJointDef, TargetJointDef,
@@ -52,8 +53,9 @@ use crate::error::{IdKind, PrismError, finite, finite_vec};
 use crate::world::World;
 use core_soa::{BodyId, BodyType, JointId, Rot, Transform, Vec2};
 use def::JointBlueprint;
-use solver_simd::joint::{JointBody, JointConstraint, JointError, JointImpulses, JointKind};
+use solver_simd::joint::{JointImpulses, JointKind};
 use store::JointRecord;
+use validate::validate_kind;
 
 impl World {
     /// Creates a distance joint (rod, spring or rope).
@@ -459,21 +461,6 @@ fn invalid_joint(id: JointId) -> PrismError {
         kind: IdKind::Joint,
         index: id.index(),
         generation: id.generation(),
-    }
-}
-
-/// Checks a kind's settings with the solver's own validation (body-independent).
-fn validate_kind(kind: &JointKind) -> Result<(), PrismError> {
-    let nobody = JointBody::fixed(Transform::IDENTITY, Transform::IDENTITY);
-    JointConstraint::new(*kind, nobody, nobody)
-        .validate()
-        .map_err(joint_error)
-}
-
-fn joint_error(error: JointError) -> PrismError {
-    PrismError::InvalidJoint {
-        field: error.field,
-        reason: format!("is invalid: {}", error.value),
     }
 }
 

@@ -90,7 +90,6 @@ use crate::params::SolverParams;
 use crate::softness::Softness;
 use core_soa::{BodySim, BodyState, NULL_BODY, Rot, Transform, Vec2};
 use rows::JointPair;
-use std::fmt;
 
 /// One side of a joint.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -372,29 +371,6 @@ impl JointConstraint {
         }
     }
 
-    /// Checks the joint for values the solver cannot use: a body joined to itself, non-finite
-    /// or negative masses, non-finite frames, and the kind's own settings.
-    pub fn validate(&self) -> Result<(), JointError> {
-        if self.body_a.index == self.body_b.index && self.body_a.index != NULL_BODY {
-            return Err(JointError::new("body_b.index", self.body_b.index as f32));
-        }
-        for (side, body) in [("body_a", &self.body_a), ("body_b", &self.body_b)] {
-            check_non_negative(side, "inv_mass", body.inv_mass)?;
-            check_non_negative(side, "inv_inertia", body.inv_inertia)?;
-            check_transform(side, "local_frame", &body.local_frame)?;
-            check_transform(side, "fixed_pose", &body.fixed_pose)?;
-        }
-        match &self.kind {
-            JointKind::Distance(j) => j.validate(),
-            JointKind::Revolute(j) => j.validate(),
-            JointKind::Prismatic(j) => j.validate(),
-            JointKind::Weld(j) => j.validate(),
-            JointKind::Wheel(j) => j.validate(),
-            JointKind::Motor(j) => j.validate(),
-            JointKind::Target(j) => j.validate(),
-        }
-    }
-
     /// Prepares the joint for a step whose start pose is in `sims` (see [`prepare_joints`]).
     pub fn prepare(&mut self, sims: &[BodySim], params: &JointParams) {
         self.body_a.index = checked_body_index(self.body_a.index, sims.len());
@@ -655,96 +631,6 @@ pub fn joints_above_mass_ratio(joints: &[JointConstraint], threshold: f32, out: 
             .filter(|(_, joint)| effective_mass_ratio(joint) > threshold)
             .map(|(index, _)| index),
     );
-}
-
-/// A joint setting the solver cannot use, named by field.
-#[derive(Clone, Debug, PartialEq)]
-pub struct JointError {
-    /// The field, e.g. `"revolute.lower_angle"`.
-    pub field: String,
-    pub value: f32,
-}
-
-impl JointError {
-    pub(crate) fn new(field: impl Into<String>, value: f32) -> JointError {
-        JointError {
-            field: field.into(),
-            value,
-        }
-    }
-}
-
-impl fmt::Display for JointError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid joint setting `{}` = {}", self.field, self.value)
-    }
-}
-
-impl std::error::Error for JointError {}
-
-/// `Ok` when `value` is finite and ≥ 0.
-pub(crate) fn check_non_negative(kind: &str, field: &str, value: f32) -> Result<(), JointError> {
-    if value.is_finite() && value >= 0.0 {
-        Ok(())
-    } else {
-        Err(JointError::new(format!("{kind}.{field}"), value))
-    }
-}
-
-/// `Ok` when `value` is finite.
-pub(crate) fn check_finite(kind: &str, field: &str, value: f32) -> Result<(), JointError> {
-    if value.is_finite() {
-        Ok(())
-    } else {
-        Err(JointError::new(format!("{kind}.{field}"), value))
-    }
-}
-
-/// `Ok` when both components of `value` are finite; the error names `field.x` or `field.y`.
-pub(crate) fn check_finite_vec(kind: &str, field: &str, value: Vec2) -> Result<(), JointError> {
-    check_finite(kind, &format!("{field}.x"), value.x)?;
-    check_finite(kind, &format!("{field}.y"), value.y)
-}
-
-/// `Ok` when both bounds are finite and `lower ≤ upper`. An inverted range is reported as the
-/// lower bound's field with its value.
-pub(crate) fn check_range(
-    kind: &str,
-    ((lower_field, lower), (upper_field, upper)): ((&str, f32), (&str, f32)),
-) -> Result<(), JointError> {
-    check_finite(kind, lower_field, lower)?;
-    check_finite(kind, upper_field, upper)?;
-    if lower <= upper {
-        Ok(())
-    } else {
-        Err(JointError::new(format!("{kind}.{lower_field}"), lower))
-    }
-}
-
-/// `Ok` for a usable spring: `hertz` and `damping_ratio` finite and ≥ 0.
-pub(crate) fn check_spring(kind: &str, hertz: f32, damping_ratio: f32) -> Result<(), JointError> {
-    check_non_negative(kind, "hertz", hertz)?;
-    check_non_negative(kind, "damping_ratio", damping_ratio)
-}
-
-/// `Ok` for a usable motor: a finite `motor_speed` and a finite, non-negative limit (named by
-/// `max_field`, force or torque).
-pub(crate) fn check_motor(
-    kind: &str,
-    speed: f32,
-    (max_field, max): (&str, f32),
-) -> Result<(), JointError> {
-    check_finite(kind, "motor_speed", speed)?;
-    check_non_negative(kind, max_field, max)
-}
-
-fn check_transform(side: &str, field: &str, t: &Transform) -> Result<(), JointError> {
-    check_finite_vec(side, &format!("{field}.p"), t.p)?;
-    if t.q.is_valid() {
-        Ok(())
-    } else {
-        Err(JointError::new(format!("{side}.{field}.q"), t.q.c))
-    }
 }
 
 /// The softness of a spring row: the spring's own when it is on, rigid (unused) otherwise.

@@ -22,9 +22,9 @@
 //!
 //! The length is kept at least [`MIN_DISTANCE_LENGTH`]: at zero length the axis is undefined.
 
+use super::kept;
 use super::rows::{AxialRow, JointPair, RowTerms, ScalarRow, solve_limits, solve_motor, solve_row};
-use super::{JointError, JointImpulses, JointParams, JointPrepared, PassContext};
-use super::{check_motor, check_non_negative, check_range, check_spring, kept};
+use super::{JointImpulses, JointParams, JointPrepared, PassContext};
 use super::{spring_softness, switched_impulses};
 use core_soa::{Vec2, cross};
 
@@ -72,23 +72,6 @@ impl Default for DistanceJoint {
 }
 
 impl DistanceJoint {
-    pub(crate) fn validate(&self) -> Result<(), JointError> {
-        const KIND: &str = "distance";
-        check_non_negative(KIND, "length", self.length)?;
-        check_spring(KIND, self.hertz, self.damping_ratio)?;
-        check_non_negative(KIND, "min_length", self.min_length)?;
-        let limits = (
-            ("min_length", self.min_length),
-            ("max_length", self.max_length),
-        );
-        check_range(KIND, limits)?;
-        check_motor(
-            KIND,
-            self.motor_speed,
-            ("max_motor_force", self.max_motor_force),
-        )
-    }
-
     fn rest_length(&self) -> f32 {
         self.length.max(MIN_DISTANCE_LENGTH)
     }

@@ -19,8 +19,7 @@
 //! target in one substep when the limits allow; smaller values approach it exponentially.
 
 use super::rows::{AngularRow, JointPair, accumulate_within_length, solve_motor};
-use super::{JointBody, JointError, JointImpulses, JointPrepared, PassContext};
-use super::{check_finite, check_finite_vec, check_non_negative};
+use super::{JointBody, JointImpulses, JointPrepared, PassContext};
 use crate::softness::Softness;
 use core_soa::{BodySim, Rot, Vec2};
 
@@ -52,22 +51,6 @@ impl Default for MotorJoint {
 }
 
 impl MotorJoint {
-    pub(crate) fn validate(&self) -> Result<(), JointError> {
-        const KIND: &str = "motor";
-        check_finite_vec(KIND, "linear_offset", self.linear_offset)?;
-        check_finite(KIND, "angular_offset", self.angular_offset)?;
-        check_non_negative(KIND, "max_force", self.max_force)?;
-        check_non_negative(KIND, "max_torque", self.max_torque)?;
-        check_non_negative(KIND, "correction_factor", self.correction_factor)?;
-        if self.correction_factor > 1.0 {
-            return Err(JointError::new(
-                "motor.correction_factor",
-                self.correction_factor,
-            ));
-        }
-        Ok(())
-    }
-
     /// Moves anchor A to the offset target point and subtracts the target angle, so that the
     /// rows drive `d` and `delta_angle` to zero.
     pub(crate) fn prepare(&self, p: &mut JointPrepared, body_a: &JointBody, sims: &[BodySim]) {

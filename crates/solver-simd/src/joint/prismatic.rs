@@ -28,8 +28,8 @@
 
 use super::rows::{AxialRow, JointPair, RowTerms, ScalarRow, Sym22};
 use super::rows::{solve_limits, solve_motor, solve_row};
-use super::{JointError, JointImpulses, JointParams, JointPrepared, PassContext};
-use super::{check_motor, check_range, check_spring, spring_softness, switched_impulses};
+use super::{JointImpulses, JointParams, JointPrepared, PassContext};
+use super::{spring_softness, switched_impulses};
 use crate::softness::Softness;
 use core_soa::{Vec2, cross, left_perp};
 
@@ -112,14 +112,6 @@ impl LineGeometry {
     }
 }
 
-/// The translation limits with their field names, for validation.
-pub(crate) fn translation_limits(
-    lower: f32,
-    upper: f32,
-) -> ((&'static str, f32), (&'static str, f32)) {
-    (("lower_translation", lower), ("upper_translation", upper))
-}
-
 /// The linear impulse on body B of the axial and perpendicular impulses, along the prepared
 /// axis and its perpendicular.
 pub(crate) fn line_impulse(p: &JointPrepared, axial: f32, perp: f32) -> Vec2 {
@@ -127,20 +119,6 @@ pub(crate) fn line_impulse(p: &JointPrepared, axial: f32, perp: f32) -> Vec2 {
 }
 
 impl PrismaticJoint {
-    pub(crate) fn validate(&self) -> Result<(), JointError> {
-        const KIND: &str = "prismatic";
-        check_spring(KIND, self.hertz, self.damping_ratio)?;
-        check_range(
-            KIND,
-            translation_limits(self.lower_translation, self.upper_translation),
-        )?;
-        check_motor(
-            KIND,
-            self.motor_speed,
-            ("max_motor_force", self.max_motor_force),
-        )
-    }
-
     pub(crate) fn prepare(&self, p: &mut JointPrepared, params: &JointParams) {
         p.spring_softness =
             spring_softness(self.enable_spring, self.hertz, self.damping_ratio, params);

@@ -56,8 +56,8 @@
 use super::rows::{
     JointPair, RowTerms, ScalarRow, Sym22, inverse_or_zero, solve_limits, solve_motor, solve_row,
 };
-use super::{JointError, JointImpulses, JointParams, JointPrepared, PassContext};
-use super::{check_motor, check_range, check_spring, spring_softness, switched_impulses};
+use super::{JointImpulses, JointParams, JointPrepared, PassContext};
+use super::{spring_softness, switched_impulses};
 use core_soa::{Vec2, left_perp};
 
 /// Settings of a revolute joint. The default is a free hinge.
@@ -84,21 +84,6 @@ pub struct RevoluteJoint {
 }
 
 impl RevoluteJoint {
-    pub(crate) fn validate(&self) -> Result<(), JointError> {
-        const KIND: &str = "revolute";
-        check_spring(KIND, self.hertz, self.damping_ratio)?;
-        let limits = (
-            ("lower_angle", self.lower_angle),
-            ("upper_angle", self.upper_angle),
-        );
-        check_range(KIND, limits)?;
-        check_motor(
-            KIND,
-            self.motor_speed,
-            ("max_motor_torque", self.max_motor_torque),
-        )
-    }
-
     pub(crate) fn prepare(&self, p: &mut JointPrepared, params: &JointParams) {
         p.spring_softness =
             spring_softness(self.enable_spring, self.hertz, self.damping_ratio, params);

@@ -21,8 +21,7 @@
 
 use super::rows::solve_row;
 use super::rows::{AngularRow, JointPair, RowTerms, accumulate_within_length, inverse_or_zero};
-use super::{JointBody, JointError, JointImpulses, JointParams, JointPrepared, PassContext};
-use super::{check_finite_vec, check_non_negative};
+use super::{JointBody, JointImpulses, JointParams, JointPrepared, PassContext};
 use crate::softness::Softness;
 use core_soa::{BodySim, Vec2};
 
@@ -55,14 +54,6 @@ impl Default for TargetJoint {
 }
 
 impl TargetJoint {
-    pub(crate) fn validate(&self) -> Result<(), JointError> {
-        const KIND: &str = "target";
-        check_finite_vec(KIND, "target", self.target)?;
-        check_non_negative(KIND, "hertz", self.hertz)?;
-        check_non_negative(KIND, "damping_ratio", self.damping_ratio)?;
-        check_non_negative(KIND, "max_force", self.max_force)
-    }
-
     pub(crate) fn prepare(
         &self,
         p: &mut JointPrepared,

@@ -12,9 +12,8 @@
 //! a spring part uses its own softness in both passes. The angle is solved first, so that the
 //! point block, which also turns the bodies, has the last word.
 
-use super::check_non_negative;
 use super::rows::{AngularRow, JointPair, RowTerms, solve_row};
-use super::{JointError, JointImpulses, JointParams, JointPrepared, PassContext};
+use super::{JointImpulses, JointParams, JointPrepared, PassContext};
 use crate::softness::Softness;
 
 /// Settings of a weld joint. The default is rigid.
@@ -29,14 +28,6 @@ pub struct WeldJoint {
 }
 
 impl WeldJoint {
-    pub(crate) fn validate(&self) -> Result<(), JointError> {
-        const KIND: &str = "weld";
-        check_non_negative(KIND, "linear_hertz", self.linear_hertz)?;
-        check_non_negative(KIND, "linear_damping_ratio", self.linear_damping_ratio)?;
-        check_non_negative(KIND, "angular_hertz", self.angular_hertz)?;
-        check_non_negative(KIND, "angular_damping_ratio", self.angular_damping_ratio)
-    }
-
     /// `spring_softness` holds the linear part's softness, `angular_softness` the angular part's
     /// (the joint softness for a rigid part).
     pub(crate) fn prepare(&self, p: &mut JointPrepared, params: &JointParams) {

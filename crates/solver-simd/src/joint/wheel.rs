@@ -15,10 +15,10 @@
 //! - **Line**: `C = n·d`, effective mass `1/(mA⁻¹ + mB⁻¹ + IA⁻¹·s1² + IB⁻¹·s2²)`, soft with
 //!   the joint softness in the biased pass, rigid in the relax pass; solved last.
 
-use super::prismatic::{LineGeometry, line_impulse, translation_limits};
+use super::prismatic::{LineGeometry, line_impulse};
 use super::rows::{AngularRow, JointPair, RowTerms, solve_motor, solve_row};
-use super::{JointError, JointImpulses, JointParams, JointPrepared, PassContext};
-use super::{check_motor, check_range, check_spring, spring_softness, switched_impulses};
+use super::{JointImpulses, JointParams, JointPrepared, PassContext};
+use super::{spring_softness, switched_impulses};
 use core_soa::Vec2;
 
 /// Settings of a wheel joint. The default is a free wheel on a free axis.
@@ -40,20 +40,6 @@ pub struct WheelJoint {
 }
 
 impl WheelJoint {
-    pub(crate) fn validate(&self) -> Result<(), JointError> {
-        const KIND: &str = "wheel";
-        check_spring(KIND, self.hertz, self.damping_ratio)?;
-        check_range(
-            KIND,
-            translation_limits(self.lower_translation, self.upper_translation),
-        )?;
-        check_motor(
-            KIND,
-            self.motor_speed,
-            ("max_motor_torque", self.max_motor_torque),
-        )
-    }
-
     pub(crate) fn prepare(&self, p: &mut JointPrepared, params: &JointParams) {
         p.spring_softness =
             spring_softness(self.enable_spring, self.hertz, self.damping_ratio, params);
