@@ -1,12 +1,13 @@
-//! Solver sets: the static bodies, the awake world, each sleeping island, and the parked
-//! contacts — one type, one numbering.
+//! Solver sets: the static bodies, the awake world, each sleeping island, and the disabled
+//! bodies with the parked constraints — one type, one numbering.
 //!
 //! A [`SolverSet`] holds bodies (sims and states, dense), contact sims and joint records. The
 //! world's sets are numbered as the `island` crate's [`SolverSetId`]s:
 //!
 //! ```text
 //!   0  STATIC     static bodies                                  never stepped
-//!   1  DISABLED   parked contacts: not touching, no body awake   untouched
+//!   1  DISABLED   disabled bodies and their parked joints;       untouched
+//!                 parked contacts: not touching, no body awake
 //!   2  AWAKE      awake dynamic and kinematic bodies;            integrated, finalized;
 //!                 non-touching contacts with an awake body,      collided;
 //!                 joints without a dynamic body                  not solved
@@ -318,6 +319,9 @@ impl World {
                 let here = Some((set_index as u32, None, local as u32));
                 if record.map(|r| (r.set_index, r.graph, r.local_index)) != here {
                     return Err(format!("joint {} is not where it says", joint.handle));
+                }
+                if set_index as u32 == STATIC_SET {
+                    return Err(format!("joint {} is held in the static set", joint.handle));
                 }
             }
         }

@@ -5,7 +5,7 @@
 //! ```text
 //!   bodies        Arena<Body>           cold records, stable slots, generational ids
 //!   solver_sets   Vec<SolverSet>        bodies, contacts, joints: static, disabled (parked
-//!                                       contacts), awake, one per sleeping island
+//!                                       bodies and constraints), awake, one per sleeping island
 //!   graph         ConstraintGraph       the awake touching contacts and the awake joints,
 //!                                       stored by colour, solved in place
 //!   shapes        Arena<ShapeRecord>    geometry, material, filter, proxy and fat box
@@ -59,6 +59,8 @@ pub struct World {
     /// The arena indices of the kinematic bodies.
     pub(crate) kinematic_bodies: BTreeSet<u32>,
     pub(crate) events: EventBuffers,
+    /// The bodies the last step reset because they diverged (`solve.rs`).
+    pub(crate) diverged: Vec<BodyId>,
     pub(crate) profile: StepProfile,
     /// The contact solver (keeps its scratch arrays between steps).
     pub(crate) solver: ContactSolver,
@@ -95,6 +97,7 @@ impl World {
             island_rest: IslandRestTable::default(),
             kinematic_bodies: BTreeSet::new(),
             events: EventBuffers::default(),
+            diverged: Vec::new(),
             profile: StepProfile::default(),
             solver: ContactSolver::new(),
             thread_pool,
@@ -107,9 +110,9 @@ impl World {
     /// Advances the world by `dt` seconds with `substeps` solver substeps (the sequential
     /// impulses solver uses `substeps` as its velocity iteration count).
     ///
-    /// Errors: `dt` not finite and positive, or `substeps == 0` (nothing happens); or
-    /// [`PrismError::Diverged`] after a completed step in which some bodies blew up (they were
-    /// reset; everything else stepped normally).
+    /// Errors: `dt` not finite and positive, or `substeps == 0` (nothing happens). Bodies that
+    /// blew up during the step are reset and listed by [`World::diverged_bodies`]; the step
+    /// still succeeds, as everything else stepped normally.
     pub fn step(&mut self, dt: f32, substeps: u32) -> Result<(), PrismError> {
         crate::error::positive("dt", dt)?;
         if substeps == 0 {
@@ -153,13 +156,10 @@ impl World {
             sleep,
             total: elapsed_ms(start),
         };
+        self.diverged = diverged;
         #[cfg(feature = "validate")]
         self.validate()?;
-        if diverged.is_empty() {
-            Ok(())
-        } else {
-            Err(PrismError::Diverged { bodies: diverged })
-        }
+        Ok(())
     }
 
     /// The settings the world was created with (gravity as last set).
