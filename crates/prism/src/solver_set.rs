@@ -32,7 +32,8 @@
 //! - a contact that does not touch stays in the awake set if its other body is awake (the
 //!   narrowphase keeps watching it: when it begins touching, the island wakes), else it is
 //!   parked in the disabled set;
-//! - a joint leaves its colour (or the awake set) for the set's store.
+//! - a joint leaves its colour (or the awake set) for the set's store; one parked in the
+//!   disabled set (its other body is disabled) stays there.
 //!
 //! A contact between two sleeping islands can only be a non-touching one, so it is parked,
 //! owned by neither; both islands find it through their bodies' lists when they wake. A new
@@ -133,10 +134,11 @@ impl World {
     }
 
     /// Moves joint `index`'s record to set `to` (see [`World::move_contact`]), unless it is
-    /// there already.
+    /// there already or parked in the disabled set (its other body is disabled: it stays
+    /// parked while the island sleeps and wakes, `body_enable.rs`).
     fn move_joint(&mut self, index: u32, to: u32) {
         let here = self.joints.arena.get_by_index(index).map(|j| j.set_index);
-        if here.is_some_and(|set| set != to)
+        if here.is_some_and(|set| set != to && set != DISABLED_SET)
             && let Some(joint) = self.take_joint_sim(index)
         {
             self.store_joint_sim(index, joint, to);

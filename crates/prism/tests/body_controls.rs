@@ -162,6 +162,16 @@ fn jointed_bodies_change_type_with_their_joint() {
     let (a, b) = world.joint_anchors(hinge).unwrap();
     assert!(a.distance(b) < 0.01, "the anchor hangs from the static bob");
     assert_eq!(world.joint_bodies(hinge).unwrap(), (anchor, bob));
+
+    // Both static: the joint joins nothing that moves, and comes back when one moves again.
+    world.set_body_type(anchor, BodyType::Static).unwrap();
+    let pose = world.transform(anchor).unwrap();
+    run(&mut world, 10);
+    assert_eq!(world.transform(anchor).unwrap(), pose);
+    world.set_body_type(anchor, BodyType::Dynamic).unwrap();
+    run(&mut world, 30);
+    let (a, b) = world.joint_anchors(hinge).unwrap();
+    assert!(a.distance(b) < 0.01);
 }
 
 /// A box in flight is disabled: it stays exactly where it was, out of queries and contacts,
@@ -323,8 +333,12 @@ fn a_disabled_body_can_be_edited() {
     );
     run(&mut world, 5);
     assert_eq!(world.position(body).unwrap(), Vec2::new(0.0, 3.0));
+    // Moved while disabled: it comes back where it was put.
+    world
+        .set_transform(body, Vec2::new(-4.0, 3.0), Rot::IDENTITY)
+        .unwrap();
     world.enable_body(body).unwrap();
-    let point = Vec2::new(1.0, 3.0);
+    let point = Vec2::new(-3.0, 3.0);
     assert_eq!(
         world
             .overlap_point(point, QueryFilter::default())
@@ -445,4 +459,63 @@ fn fixed_rotation_recomputes_the_mass() {
     // A 2 × 1 box of density 1: m = 2, I = 2·(4 + 1)/12.
     let inertia = world.mass_data(body).unwrap().rotational_inertia;
     assert!((inertia - 10.0 / 12.0).abs() < 1e-5, "{inertia}");
+}
+
+/// Every control refuses a destroyed body's or shape's id and changes nothing.
+#[test]
+fn stale_ids_are_refused() {
+    let mut world = world_with(SolverKind::SoftStep);
+    let body = add_box(&mut world, &BodyDef::dynamic_at(Vec2::ZERO), 0.5);
+    let shape = world.body_shapes(body).unwrap()[0];
+    world.destroy_body(body).unwrap();
+    let stale = |result: Result<(), prism::PrismError>| {
+        assert!(
+            matches!(result, Err(prism::PrismError::InvalidId { .. })),
+            "{result:?}"
+        );
+    };
+    stale(world.set_body_type(body, BodyType::Static));
+    stale(world.disable_body(body));
+    stale(world.enable_body(body));
+    stale(world.set_target_transform(body, Vec2::ZERO, Rot::IDENTITY, DT));
+    stale(world.set_fixed_rotation(body, true));
+    stale(world.set_shape_friction(shape, 0.5));
+    stale(world.set_shape_restitution(shape, 0.5));
+    stale(world.set_shape_density(shape, 2.0));
+    stale(world.set_shape_filter(shape, prism::Filter::default()));
+    stale(world.set_shape_contact_events_enabled(shape, false));
+    assert_eq!(world.body_ids().len(), 0);
+    run(&mut world, 2);
+}
+
+/// A body whose joint partner is disabled falls asleep and wakes with its joint left parked:
+/// the joint follows neither into the sleeping set nor back, until the partner returns.
+#[test]
+fn a_parked_joint_stays_parked_through_sleep() {
+    let mut world = world_with(SolverKind::SoftStep);
+    add_ground(&mut world, 20.0);
+    let pivot = add_box(&mut world, &BodyDef::dynamic_at(Vec2::new(0.0, 0.5)), 0.5);
+    let neighbour = add_box(&mut world, &BodyDef::dynamic_at(Vec2::new(2.0, 0.5)), 0.5);
+    let def = world
+        .anchored_joint_def(pivot, neighbour, Vec2::new(1.0, 0.5))
+        .unwrap();
+    let hinge = world
+        .create_revolute_joint(&RevoluteJointDef::new(def))
+        .unwrap();
+    run(&mut world, 10);
+    world.disable_body(pivot).unwrap();
+    run(&mut world, 120);
+    assert!(
+        !world.is_awake(neighbour).unwrap(),
+        "asleep with a parked joint"
+    );
+    world.set_awake(neighbour, true).unwrap();
+    run(&mut world, 60);
+    assert!(!world.is_awake(neighbour).unwrap(), "asleep again");
+    // Enabling the pivot wakes the sleeping neighbour, whose joint then returns.
+    world.enable_body(pivot).unwrap();
+    assert!(world.is_awake(neighbour).unwrap());
+    run(&mut world, 60);
+    let (a, b) = world.joint_anchors(hinge).unwrap();
+    assert!(a.distance(b) < 0.01);
 }
