@@ -71,8 +71,9 @@ typedef enum PrismStatus {
   PRISM_STATUS_DEGENERATE_POLYGON = 8,
   // A joint that cannot be made or set as asked.
   PRISM_STATUS_INVALID_JOINT = 9,
-  // The step completed, but some bodies diverged; they were put back where they were at the
-  // start of the step, at rest.
+  // Not returned any more: a step in which bodies diverged succeeds, and lists them in
+  // `prism_world_get_diverged_bodies()`. The value stays reserved so the numbers keep their
+  // meaning.
   PRISM_STATUS_DIVERGED = 10,
   // A whole-world consistency check failed (engine built with validation).
   PRISM_STATUS_CORRUPTED = 11,
@@ -516,6 +517,8 @@ typedef struct PrismAabb {
 typedef struct PrismRayResult {
   // The shape hit (`{0}` when `hit` is false).
   struct PrismShapeId shape;
+  // The body the shape is attached to (`{0}` when `hit` is false).
+  struct PrismBodyId body;
   // World point where the ray enters the shape (m).
   struct PrismVec2 point;
   // Unit surface normal at `point`.
@@ -1458,6 +1461,19 @@ enum PrismStatus prism_world_get_contact_events(const struct PrismWorld *world,
 enum PrismStatus prism_world_get_counters(const struct PrismWorld *world,
                                           struct PrismCounters *out);
 
+// Copies the first `capacity` bodies the last step reset because they diverged into `bodies`
+// and writes how many there were to `*out_count` (0 after a healthy step; see the notes on
+// arrays in the introduction).
+//
+// # Safety
+//
+// `world` is a live world; `bodies` is writable for `capacity` ids (NULL only with
+// `capacity == 0`); `out_count` is writable.
+enum PrismStatus prism_world_get_diverged_bodies(const struct PrismWorld *world,
+                                                 struct PrismBodyId *bodies,
+                                                 size_t capacity,
+                                                 size_t *out_count);
+
 // Writes the world's gravity (m/s²) to `*out`.
 //
 // # Safety
@@ -1507,9 +1523,10 @@ enum PrismStatus prism_world_set_gravity(struct PrismWorld *world, struct PrismV
 // Advances the world by `dt` seconds (finite, ≥ 0) with `substeps` solver substeps (≥ 1;
 // 4 is typical). `dt = 0` pauses: nothing moves and the event lists read after it are empty.
 //
-// On `PRISM_STATUS_DIVERGED` the step did complete: the bodies named in the message had
-// blown up and were put back where they were at the start of the step, at rest; the rest of
-// the world stepped normally and its events are available.
+// Bodies that blew up during the step (a velocity or pose no longer finite) are put back where
+// they were at the start of the step, at rest, and listed by
+// `prism_world_get_diverged_bodies()`; the step still succeeds, the rest of the world stepped
+// normally, and its events are available.
 //
 // # Safety
 //

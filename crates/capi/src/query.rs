@@ -7,7 +7,7 @@
 //! error: the caller asked for at most `capacity`.
 
 use crate::boundary::get;
-use crate::ids::PrismShapeId;
+use crate::ids::{PrismBodyId, PrismShapeId};
 use crate::math::{PrismAabb, PrismVec2};
 use crate::pointer::{Out, OutSlice, WorldRef};
 use crate::status::{CapiError, PrismStatus};
@@ -31,6 +31,8 @@ pub struct PrismQueryFilter {
 pub struct PrismRayResult {
     /// The shape hit (`{0}` when `hit` is false).
     pub shape: PrismShapeId,
+    /// The body the shape is attached to (`{0}` when `hit` is false).
+    pub body: PrismBodyId,
     /// World point where the ray enters the shape (m).
     pub point: PrismVec2,
     /// Unit surface normal at `point`.
@@ -54,6 +56,7 @@ impl From<RayResult> for PrismRayResult {
     fn from(result: RayResult) -> PrismRayResult {
         PrismRayResult {
             shape: result.shape.into(),
+            body: result.body.into(),
             point: result.point.into(),
             normal: result.normal.into(),
             fraction: result.fraction,
@@ -65,6 +68,7 @@ impl From<RayResult> for PrismRayResult {
 /// No hit: every field zero.
 const MISS: PrismRayResult = PrismRayResult {
     shape: PrismShapeId { bits: 0 },
+    body: PrismBodyId { bits: 0 },
     point: PrismVec2 { x: 0.0, y: 0.0 },
     normal: PrismVec2 { x: 0.0, y: 0.0 },
     fraction: 0.0,

@@ -46,8 +46,9 @@ pub enum PrismStatus {
     DegeneratePolygon = 8,
     /// A joint that cannot be made or set as asked.
     InvalidJoint = 9,
-    /// The step completed, but some bodies diverged; they were put back where they were at the
-    /// start of the step, at rest.
+    /// Not returned any more: a step in which bodies diverged succeeds, and lists them in
+    /// `prism_world_get_diverged_bodies()`. The value stays reserved so the numbers keep their
+    /// meaning.
     Diverged = 10,
     /// A whole-world consistency check failed (engine built with validation).
     Corrupted = 11,
@@ -106,7 +107,6 @@ impl From<PrismError> for CapiError {
                 PrismStatus::DegeneratePolygon
             }
             PrismError::InvalidJoint { .. } => PrismStatus::InvalidJoint,
-            PrismError::Diverged { .. } => PrismStatus::Diverged,
             PrismError::Corrupted { .. } => PrismStatus::Corrupted,
             PrismError::ThreadPool { .. } => PrismStatus::ThreadPool,
             _ => PrismStatus::Unknown,

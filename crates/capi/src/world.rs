@@ -7,8 +7,9 @@
 use crate::boundary::{call, get, update};
 use crate::def::{DEF_MARKER, check_marker, enum_value};
 use crate::events::EventCopies;
+use crate::ids::PrismBodyId;
 use crate::math::PrismVec2;
-use crate::pointer::{In, Out, WorldMut, WorldRef};
+use crate::pointer::{In, Out, OutSlice, WorldMut, WorldRef};
 use crate::status::{CapiError, PrismStatus};
 use prism::{SolverKind, World, WorldDef};
 
@@ -206,9 +207,10 @@ pub unsafe extern "C" fn prism_world_destroy(world: *mut PrismWorld) -> PrismSta
 /// Advances the world by `dt` seconds (finite, ≥ 0) with `substeps` solver substeps (≥ 1;
 /// 4 is typical). `dt = 0` pauses: nothing moves and the event lists read after it are empty.
 ///
-/// On `PRISM_STATUS_DIVERGED` the step did complete: the bodies named in the message had
-/// blown up and were put back where they were at the start of the step, at rest; the rest of
-/// the world stepped normally and its events are available.
+/// Bodies that blew up during the step (a velocity or pose no longer finite) are put back where
+/// they were at the start of the step, at rest, and listed by
+/// `prism_world_get_diverged_bodies()`; the step still succeeds, the rest of the world stepped
+/// normally, and its events are available.
 ///
 /// # Safety
 ///
@@ -226,6 +228,47 @@ pub unsafe extern "C" fn prism_world_step(
         handle.events.refresh(&handle.world);
         Ok(stepped?)
     })
+}
+
+/// Copies the first `capacity` bodies the last step reset because they diverged into `bodies`
+/// and writes how many there were to `*out_count` (0 after a healthy step; see the notes on
+/// arrays in the introduction).
+///
+/// # Safety
+///
+/// `world` is a live world; `bodies` is writable for `capacity` ids (NULL only with
+/// `capacity == 0`); `out_count` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn prism_world_get_diverged_bodies(
+    world: *const PrismWorld,
+    bodies: *mut PrismBodyId,
+    capacity: usize,
+    out_count: *mut usize,
+) -> PrismStatus {
+    // SAFETY: the caller keeps the pointer contract for `world`, `bodies` and `out_count`.
+    let (world, bodies, out_count) = unsafe {
+        (
+            WorldRef::new(world),
+            OutSlice::new(bodies, capacity, "bodies"),
+            Out::new(out_count, "out_count"),
+        )
+    };
+    get(
+        "prism_world_get_diverged_bodies",
+        world,
+        out_count,
+        |handle| {
+            bodies.check()?;
+            let diverged: Vec<PrismBodyId> = handle
+                .world
+                .diverged_bodies()
+                .iter()
+                .map(|&body| PrismBodyId::from(body))
+                .collect();
+            bodies.fill(&diverged)?;
+            Ok(diverged.len())
+        },
+    )
 }
 
 /// Writes the world's gravity (m/s²) to `*out`.

@@ -14,6 +14,7 @@ struct Scene {
     world: TestWorld,
     ground: PrismShapeId,
     crate_box: PrismShapeId,
+    crate_body: PrismBodyId,
     ball: PrismShapeId,
 }
 
@@ -42,6 +43,7 @@ fn scene() -> Scene {
         world,
         ground,
         crate_box,
+        crate_body,
         ball,
     }
 }
@@ -58,6 +60,7 @@ fn closest_filtered(
 ) -> PrismRayResult {
     let mut result = PrismRayResult {
         shape: PrismShapeId { bits: 99 },
+        body: PrismBodyId { bits: 99 },
         point: vec2(9.0, 9.0),
         normal: vec2(9.0, 9.0),
         fraction: 9.0,
@@ -85,6 +88,7 @@ fn the_closest_hit_is_the_first_surface_along_the_ray() {
     let hit = closest(&scene, vec2(0.0, 10.0), vec2(0.0, -20.0));
     assert!(hit.hit);
     assert_eq!(hit.shape, scene.crate_box);
+    assert_eq!(hit.body, scene.crate_body);
     assert_near(hit.point, vec2(0.0, 2.5));
     assert_near(hit.normal, vec2(0.0, 1.0));
     assert!((hit.fraction - 0.375).abs() < 1e-6, "{}", hit.fraction);
@@ -100,6 +104,7 @@ fn the_closest_hit_is_the_first_surface_along_the_ray() {
     let miss = closest(&scene, vec2(-10.0, 5.0), vec2(20.0, 0.0));
     assert!(!miss.hit);
     assert_eq!(miss.shape, PrismShapeId::default());
+    assert_eq!(miss.body, PrismBodyId::default());
     assert_eq!(
         (miss.point, miss.normal, miss.fraction),
         (vec2(0.0, 0.0), vec2(0.0, 0.0), 0.0)
@@ -151,6 +156,7 @@ fn cast_all_fills_the_array_nearest_first_and_counts_every_hit() {
 
     let sentinel = PrismRayResult {
         shape: PrismShapeId { bits: 7 },
+        body: PrismBodyId { bits: 7 },
         point: vec2(0.0, 0.0),
         normal: vec2(0.0, 0.0),
         fraction: -1.0,

@@ -50,7 +50,8 @@
 //! is swapped with the taller grandchild (an AVL-style rotation), which never increases the
 //! height, so sorted insertion orders do not degenerate into long chains.
 //!
-//! **Traversal** uses an explicit stack (inline storage, spilling to the heap only for very deep
+//! **Traversal** (box queries, ray casts, and box casts for swept shapes: `tree/box_cast.rs`)
+//! uses an explicit stack (inline storage, spilling to the heap only for very deep
 //! trees), never recursion. Everything is deterministic: the same sequence of operations gives
 //! bit-identical trees and the same callback order.
 //!
@@ -62,6 +63,7 @@
 //! moves many proxies at once uses `move_proxy_deferred`, which only notes the leaf, and one
 //! `rebuild_enlarged` afterwards (`tree/enlarge.rs`).
 
+mod box_cast;
 mod enlarge;
 mod rebuild;
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! Errors: what a caller can get wrong, and what a step can detect going wrong.
+//! Errors: what a caller can get wrong.
 //!
 //! Every public function that takes user input validates it *before* changing anything, so an
 //! error leaves the world exactly as it was: nothing is half-created, no id is handed out, and
@@ -6,15 +6,17 @@
 //! enough to find the mistake without a debugger: the field's name and the offending value, or
 //! the stale id's kind, index and generation.
 //!
-//! Inside a step the inputs are all valid, but a simulation can still diverge (an absurd torque
-//! on a body with a tiny inertia overflows `f32`). The step checks every moving body after the
-//! solve; a body whose velocity or pose is no longer finite is put back where it was at the start
-//! of the step, at rest, and the step reports it as [`PrismError::Diverged`]. The NaN never
-//! reaches a contact cache, a broadphase tree, or another body.
+//! A simulation can still diverge with valid inputs (an absurd torque on a body with a tiny
+//! inertia overflows `f32`). That is not an error of the call: the step checks every moving
+//! body after the solve, puts one whose velocity or pose is no longer finite back where it was
+//! at the start of the step, at rest, lists it in [`crate::World::diverged_bodies`], and
+//! succeeds. The NaN never reaches a contact cache, a broadphase tree, or another body. The
+//! only error a step returns besides bad arguments is [`PrismError::Corrupted`], from the
+//! `validate` feature's checks.
 
 use collision::chain::ChainError;
 use collision::hull::HullError;
-use core_soa::{BodyId, Vec2};
+use core_soa::Vec2;
 use std::fmt;
 
 /// Which kind of object an id refers to (for [`PrismError::InvalidId`]).
@@ -63,9 +65,6 @@ pub enum PrismError {
     DegeneratePolygon(HullError),
     /// A chain that cannot be built from the given points.
     InvalidChain(ChainError),
-    /// The step left these bodies with a non-finite velocity or pose; each was put back at its
-    /// pose from the start of the step, at rest. The rest of the world stepped normally.
-    Diverged { bodies: Vec<BodyId> },
     /// A whole-structure check (feature `validate`) found the world's bookkeeping inconsistent.
     Corrupted { message: String },
     /// The operating system refused the worker threads asked for by `WorldDef::worker_count`.
@@ -105,20 +104,6 @@ impl fmt::Display for PrismError {
             ),
             PrismError::DegeneratePolygon(error) => write!(f, "degenerate polygon: {error}"),
             PrismError::InvalidChain(error) => write!(f, "invalid chain: {error}"),
-            PrismError::Diverged { bodies } => {
-                write!(f, "the step diverged for {} bod", bodies.len())?;
-                f.write_str(if bodies.len() == 1 { "y" } else { "ies" })?;
-                let shown: Vec<String> = bodies
-                    .iter()
-                    .take(8)
-                    .map(|b| format!("(index {}, generation {})", b.index(), b.generation()))
-                    .collect();
-                write!(
-                    f,
-                    " {}; they were reset to their pose at the step start",
-                    shown.join(", ")
-                )
-            }
             PrismError::Corrupted { message } => write!(f, "world validation failed: {message}"),
             PrismError::ThreadPool { message } => {
                 write!(f, "could not start the worker threads: {message}")

@@ -14,7 +14,7 @@
 //!                                at least one of them dynamic
 //!   a solver set's store         everything else: the awake set's non-touching contacts and
 //!                                joints without a dynamic body, a sleeping island's
-//!                                constraints, the parked contacts (disabled set)
+//!                                constraints, the parked contacts and joints (disabled set)
 //! ```
 //!
 //! Everything that moves a record goes through [`World::take_contact_sim`] and

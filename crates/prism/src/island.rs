@@ -118,7 +118,7 @@ mod checks {
     //! (the constraint graph, recomputed by brute force), and every body's solver set against
     //! its island's sleep state.
 
-    use crate::solver_set::{AWAKE_SET, STATIC_SET};
+    use crate::solver_set::{AWAKE_SET, DISABLED_SET, STATIC_SET};
     use crate::world::World;
     use core_soa::BodyType;
     use island::ConstraintKey;
@@ -133,6 +133,7 @@ mod checks {
                 .bodies
                 .iter()
                 .filter(|(_, body)| body.body_type == BodyType::Dynamic)
+                .filter(|(_, body)| body.set_index != DISABLED_SET)
                 .map(|(id, _)| id.index())
                 .collect();
             let linked = self.touching_dynamic_pairs();
@@ -149,12 +150,12 @@ mod checks {
         }
 
         /// The edges of the island graph, recomputed: every touching contact between two dynamic
-        /// bodies, wherever it is stored, and every joint between two dynamic bodies.
+        /// bodies, wherever it is stored, and every joint between two enabled dynamic bodies.
         fn touching_dynamic_pairs(&self) -> Vec<(ConstraintKey, u32, u32)> {
             let is_dynamic = |body: u32| {
-                self.bodies
-                    .get_by_index(body)
-                    .is_some_and(|b| b.body_type == BodyType::Dynamic)
+                self.bodies.get_by_index(body).is_some_and(|b| {
+                    b.body_type == BodyType::Dynamic && b.set_index != DISABLED_SET
+                })
             };
             let contacts = self.contacts.iter().filter_map(|(id, contact)| {
                 let (a, b) = (contact.edges[0].body, contact.edges[1].body);
@@ -173,9 +174,16 @@ mod checks {
         }
 
         /// Static bodies in the static set, kinematic bodies awake, dynamic bodies in the set of
-        /// their island.
+        /// their island; a disabled body has no island (the rest of the disabled set's rules
+        /// are in `validate.rs`).
         fn validate_body_sets(&self) -> Result<(), String> {
             for (id, body) in self.bodies.iter() {
+                if body.set_index == DISABLED_SET {
+                    if self.island_of_body(id.index()).is_some() {
+                        return Err(format!("disabled body {id:?} has an island"));
+                    }
+                    continue;
+                }
                 let expected = match body.body_type {
                     BodyType::Static => STATIC_SET,
                     BodyType::Kinematic => AWAKE_SET,

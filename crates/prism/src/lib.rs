@@ -26,9 +26,9 @@
 //! 4. **Solve** — the solver runs over the graph's colours in place: each colour's contacts and
 //!    joints (soft step with substeps, or classic sequential impulses), the overflow set last;
 //!    the accumulated impulses land in the contacts' own records. Diverged bodies are reset and
-//!    reported; the solved contacts that struck faster than the hit threshold are listed as hit
-//!    events (`hit.rs`); joints whose force or torque exceeded their break threshold are
-//!    destroyed and reported (`joint.rs`).
+//!    listed ([`World::diverged_bodies`]; the step still succeeds); the solved contacts that
+//!    struck faster than the hit threshold are listed as hit events (`hit.rs`); joints whose
+//!    force or torque exceeded their break threshold are destroyed and reported (`joint.rs`).
 //! 5. **Finalize bodies** — in parallel chunks of awake bodies: sleep timers and each island's
 //!    least rested time, then the shapes' boxes against their fat boxes; proxies that left are
 //!    re-inserted and buffered for step 1. Then, in parallel chunks, a move event for every
@@ -80,6 +80,45 @@
 //! several workers at once: they are `Fn + Send + Sync`, and the world stays deterministic as
 //! long as each is a pure function of its argument.
 //!
+//! ## Events
+//!
+//! What a step did, read after it (each list covers the last step):
+//!
+//! ```text
+//!   World::contact_events     begin/end touch per shape pair (`events.rs`)
+//!   World::body_events        bodies that fell asleep or woke, with their island (`sleep.rs`)
+//!   World::joint_events       joints broken by their force or torque threshold (`joint.rs`)
+//!   World::diverged_bodies    bodies reset to their step-start pose after blowing up
+//! ```
+//!
+//! ## Queries
+//!
+//! Read-only, between steps, from any number of threads; each takes a [`QueryFilter`]
+//! (`query.rs` says how they work):
+//!
+//! ```text
+//!   cast_ray                   a ray; a callback decides the rest of the search
+//!   cast_ray_closest / _all    (CastControl: continue, clip to this hit, stop)
+//!   cast_shape                 a convex ShapeProxy swept along a translation, same callback
+//!   cast_shape_closest / _all
+//!   overlap_aabb               shapes whose tight boxes overlap a box
+//!   overlap_shape              shapes a convex proxy overlaps (exact, GJK)
+//!   overlap_point              solid shapes containing a point
+//!   collide_mover / cast_mover a character capsule's planes and sweep (`mover.rs`)
+//!   move_character             the two combined into Box2D v3.1's character move
+//! ```
+//!
+//! ## Editing between steps
+//!
+//! Besides creating and destroying: body pose, velocity, forces and impulses
+//! (`body_motion.rs`, with [`World::set_target_transform`] for driven bodies), mass and
+//! [`World::set_fixed_rotation`] (`mass.rs`), [`World::set_body_type`] (`body_type.rs`),
+//! [`World::disable_body`] / [`World::enable_body`] (`body_enable.rs`), shape material,
+//! density, filter and event flag (`shape_edit.rs`), joint settings (`joint.rs`), and
+//! [`World::explode`] (`explosion.rs`). Each validates first and changes nothing on error, and
+//! keeps every structure the step relies on consistent (the `validate` feature checks them
+//! after every step).
+//!
 //! ## Storage
 //!
 //! ```text
@@ -94,10 +133,11 @@
 //! ```
 //!
 //! A solver set (`solver_set.rs`) keeps bodies, contacts and joints together: the static set,
-//! the awake set, one per sleeping island, and one for parked contacts. The awake touching
-//! contacts and the awake joints are held by the constraint graph's colours (`graph.rs`), where
-//! the narrowphase and the solver both work on them in place; what they hold of their bodies
-//! is kept current when a body moves or changes mass (`relocate.rs`).
+//! the awake set, one per sleeping island, and the disabled set (disabled bodies, and the
+//! contacts and joints parked there). The awake touching contacts and the awake joints are
+//! held by the constraint graph's colours (`graph.rs`), where the narrowphase and the solver
+//! both work on them in place; what they hold of their bodies is kept current when a body
+//! moves or changes mass (`relocate.rs`).
 //!
 //! Users hold small `Copy` ids. A stale id (its object destroyed) is rejected with
 //! [`PrismError::InvalidId`], never silently aliased to a newer object. Every function that
@@ -170,13 +210,16 @@
 //! ```
 
 mod body;
+mod body_enable;
 mod body_motion;
+mod body_type;
 mod broadphase;
 mod constraint_list;
 mod contact;
 mod def;
 mod error;
 mod events;
+mod explosion;
 mod finalize;
 mod finite_effects;
 mod graph;
@@ -187,13 +230,18 @@ mod joint;
 mod mass;
 mod mass_limits;
 mod move_events;
+mod mover;
 mod narrowphase;
+mod overlap;
 mod profile;
 mod query;
+mod ray;
 mod recycle;
 mod relocate;
 mod sensor;
 mod shape;
+mod shape_cast;
+mod shape_edit;
 mod sleep;
 mod solve;
 mod solver_set;
@@ -205,6 +253,7 @@ pub use contact::ContactData;
 pub use def::{BodyDef, Filter, QueryFilter, ShapeDef, WorldDef};
 pub use error::{IdKind, PrismError};
 pub use events::{ContactBeginTouchEvent, ContactEndTouchEvent, ContactEvents};
+pub use explosion::ExplosionDef;
 pub use hit::ContactHitEvent;
 pub use hooks::{PreSolveContact, ShapePair};
 pub use joint::{
@@ -212,9 +261,12 @@ pub use joint::{
     PrismaticJointDef, RevoluteJointDef, TargetJointDef, WeldJointDef, WheelJointDef,
 };
 pub use move_events::BodyMoveEvent;
+pub use mover::{CharacterMove, MoverPlane};
 pub use profile::{Counters, StepProfile};
-pub use query::RayResult;
+pub use query::CastControl;
+pub use ray::RayResult;
 pub use sensor::{SensorBeginTouchEvent, SensorEndTouchEvent, SensorEvents};
+pub use shape_cast::ShapeCastResult;
 pub use sleep::{BodyEvents, BodySleepEvent, BodyWakeEvent};
 pub use world::World;
 
@@ -226,8 +278,8 @@ pub use collision::hull::{
 };
 pub use collision::mass::MassData;
 pub use collision::{
-    Aabb, Capsule, ChainSegment, Circle, LINEAR_SLOP, Manifold, ManifoldPoint, Polygon, Segment,
-    Shape,
+    Aabb, Capsule, ChainSegment, Circle, CollisionPlane, LINEAR_SLOP, Manifold, ManifoldPoint,
+    Plane, Polygon, ProxyError, Segment, Shape, ShapeProxy, clip_vector, solve_planes,
 };
 pub use core_soa::{BodyId, BodyType, JointId, Rot, ShapeId, Transform, Vec2};
 pub use graph_coloring::GRAPH_COLOR_COUNT;

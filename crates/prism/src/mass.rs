@@ -88,6 +88,32 @@ impl World {
         Ok(())
     }
 
+    /// Whether the body's rotation is locked.
+    pub fn is_fixed_rotation(&self, id: BodyId) -> Result<bool, PrismError> {
+        Ok(self.body(id)?.fixed_rotation)
+    }
+
+    /// Locks or unlocks the body's rotation and recomputes its mass: a locked body has no
+    /// rotational inertia (zero inverse inertia, so no torque or contact turns it) and stops
+    /// turning at once. Wakes the body.
+    pub fn set_fixed_rotation(&mut self, id: BodyId, fixed: bool) -> Result<(), PrismError> {
+        let body = self.body_mut(id)?;
+        if body.fixed_rotation == fixed {
+            return Ok(());
+        }
+        body.fixed_rotation = fixed;
+        let flags = body.state_flags();
+        self.wake_body(id.index());
+        if let Some((_, state)) = self.body_sim_state_mut(id.index()) {
+            state.flags = flags;
+            if fixed {
+                state.angular_velocity = 0.0;
+            }
+        }
+        self.update_body_mass(id.index());
+        Ok(())
+    }
+
     /// Recomputes a body's mass properties from its shapes (see the module notes).
     pub(crate) fn update_body_mass(&mut self, body_index: u32) {
         let Some(body) = self.bodies.get_by_index(body_index) else {

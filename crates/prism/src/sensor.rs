@@ -142,6 +142,12 @@ impl Sensors {
         self.pending_end.extend(ends);
     }
 
+    /// A paused step: no events are read; pending end events wait for the next step.
+    pub(crate) fn pause(&mut self) {
+        self.events.begin.clear();
+        self.events.end.clear();
+    }
+
     /// Starts a step's events: clears the last step's and delivers the pending end events.
     pub(crate) fn begin_step(&mut self) {
         self.events.begin.clear();

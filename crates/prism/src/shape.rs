@@ -20,17 +20,20 @@
 //! link, in point order). There is no separate chain object: destroy a chain by destroying its
 //! shapes. Every link of one chain carries the same chain id inside its geometry.
 
+use crate::body_enable::proxy_tree;
 use crate::broadphase::{TreeKind, fat_margin, proxy_box};
 use crate::def::{Filter, ShapeDef};
 use crate::error::{IdKind, PrismError, finite_vec, positive};
 use crate::finite_effects::{box_out_of_range, shape_box_fits};
 use crate::mass_limits::position_field;
+use crate::solver_set::DISABLED_SET;
 use crate::world::World;
 use collision::chain::make_chain;
 use collision::geometry::compute_aabb;
 use collision::hull::check_polygon;
+use collision::tree::NULL_PROXY;
 use collision::{Aabb, Capsule, Circle, LINEAR_SLOP, Polygon, Segment, Shape};
-use core_soa::{BodyId, BodyType, ShapeId, Vec2};
+use core_soa::{BodyId, ShapeId, Vec2};
 
 /// Everything the world keeps about one shape.
 #[derive(Clone, Debug)]
@@ -51,6 +54,7 @@ pub(crate) struct ShapeRecord {
     pub(crate) enable_pre_solve_events: bool,
     /// Which broadphase tree holds the proxy.
     pub(crate) tree: TreeKind,
+    /// The proxy, or `NULL_PROXY` while the body is disabled.
     pub(crate) proxy: u32,
     /// The proxy's fat box (its `broadphase::proxy_box` grown by `broadphase::fat_margin` when
     /// last re-inserted).
@@ -270,11 +274,9 @@ impl World {
         geometry: Shape,
     ) -> Result<ShapeId, PrismError> {
         let body = self.body(body_id)?;
-        let tree = if body.body_type == BodyType::Static {
-            TreeKind::Static
-        } else {
-            TreeKind::Moving
-        };
+        let tree = proxy_tree(body.body_type);
+        // A disabled body's shapes get their proxies when it is enabled (`body_enable.rs`).
+        let disabled = body.set_index == DISABLED_SET;
         let transform = self
             .body_sim(body_id.index())
             .map(|sim| sim.transform)
@@ -283,9 +285,12 @@ impl World {
         let margin = fat_margin(tree, &geometry);
         let id = self.shapes.insert_with(|id| {
             let category_bits = def.filter.category_bits;
-            let proxy = self
-                .broadphase
-                .create_proxy(tree, aabb, margin, category_bits, id.index());
+            let proxy = if disabled {
+                NULL_PROXY
+            } else {
+                self.broadphase
+                    .create_proxy(tree, aabb, margin, category_bits, id.index())
+            };
             ShapeRecord {
                 body: body_id,
                 geometry,
@@ -305,7 +310,9 @@ impl World {
                 fat_aabb: aabb,
             }
         });
-        if let Some(shape) = self.shapes.get_mut(id) {
+        if let Some(shape) = self.shapes.get_mut(id)
+            && !disabled
+        {
             shape.fat_aabb = self.broadphase.tree(tree).fat_aabb(shape.proxy);
         }
         if let Some(body) = self.bodies.get_mut(body_id) {
@@ -325,6 +332,9 @@ impl World {
         if let Some(shape) = self.shapes.remove(id) {
             if shape.is_sensor {
                 self.sensors.remove(id);
+            }
+            if shape.proxy == NULL_PROXY {
+                return;
             }
             self.broadphase
                 .destroy_proxy(shape.tree, shape.proxy, id.index());
@@ -347,7 +357,7 @@ impl World {
             let Some(shape) = self.shapes.get_mut(shape_id) else {
                 continue;
             };
-            if shape.tree == TreeKind::Static && !teleported {
+            if (shape.tree == TreeKind::Static && !teleported) || shape.proxy == NULL_PROXY {
                 continue;
             }
             let aabb = proxy_box(shape.tree, compute_aabb(&shape.geometry, transform));

@@ -1,12 +1,13 @@
-//! Solver sets: the static bodies, the awake world, each sleeping island, and the parked
-//! contacts — one type, one numbering.
+//! Solver sets: the static bodies, the awake world, each sleeping island, and the disabled
+//! bodies with the parked constraints — one type, one numbering.
 //!
 //! A [`SolverSet`] holds bodies (sims and states, dense), contact sims and joint records. The
 //! world's sets are numbered as the `island` crate's [`SolverSetId`]s:
 //!
 //! ```text
 //!   0  STATIC     static bodies                                  never stepped
-//!   1  DISABLED   parked contacts: not touching, no body awake   untouched
+//!   1  DISABLED   disabled bodies and their parked joints;       untouched
+//!                 parked contacts: not touching, no body awake
 //!   2  AWAKE      awake dynamic and kinematic bodies;            integrated, finalized;
 //!                 non-touching contacts with an awake body,      collided;
 //!                 joints without a dynamic body                  not solved
@@ -31,7 +32,8 @@
 //! - a contact that does not touch stays in the awake set if its other body is awake (the
 //!   narrowphase keeps watching it: when it begins touching, the island wakes), else it is
 //!   parked in the disabled set;
-//! - a joint leaves its colour (or the awake set) for the set's store.
+//! - a joint leaves its colour (or the awake set) for the set's store; one parked in the
+//!   disabled set (its other body is disabled) stays there.
 //!
 //! A contact between two sleeping islands can only be a non-touching one, so it is parked,
 //! owned by neither; both islands find it through their bodies' lists when they wake. A new
@@ -132,10 +134,11 @@ impl World {
     }
 
     /// Moves joint `index`'s record to set `to` (see [`World::move_contact`]), unless it is
-    /// there already.
+    /// there already or parked in the disabled set (its other body is disabled: it stays
+    /// parked while the island sleeps and wakes, `body_enable.rs`).
     fn move_joint(&mut self, index: u32, to: u32) {
         let here = self.joints.arena.get_by_index(index).map(|j| j.set_index);
-        if here.is_some_and(|set| set != to)
+        if here.is_some_and(|set| set != to && set != DISABLED_SET)
             && let Some(joint) = self.take_joint_sim(index)
         {
             self.store_joint_sim(index, joint, to);
@@ -318,6 +321,9 @@ impl World {
                 let here = Some((set_index as u32, None, local as u32));
                 if record.map(|r| (r.set_index, r.graph, r.local_index)) != here {
                     return Err(format!("joint {} is not where it says", joint.handle));
+                }
+                if set_index as u32 == STATIC_SET {
+                    return Err(format!("joint {} is held in the static set", joint.handle));
                 }
             }
         }

@@ -5,14 +5,19 @@
 //! shape's proxy lives in the right tree and carries the shape's index, with the fat box the
 //! shape record keeps, which holds the shape's tight box; every contact's sim
 //! points back at it, appears once in each of its two bodies' contact lists, and has its pair in
-//! the pair set; the sensors, their visitors and the step's move and hit events agree with the
-//! world they describe (`sensor.rs`, `move_events.rs`, `hit.rs`). A failure becomes [`PrismError::Corrupted`] with a description.
+//! the pair set; disabled bodies have no contacts or proxies and park their joints; the sensors,
+//! their visitors and the step's move and hit events agree with the world they describe
+//! (`sensor.rs`, `move_events.rs`, `hit.rs`). A failure becomes [`PrismError::Corrupted`] with a
+//! description.
 
-use crate::broadphase::proxy_box;
+use crate::body_enable::proxy_tree;
+use crate::broadphase::{TreeKind, proxy_box};
 use crate::constraint_list::members;
 use crate::contact::pair_key;
 use crate::error::PrismError;
+use crate::solver_set::DISABLED_SET;
 use crate::world::World;
+use collision::tree::NULL_PROXY;
 
 impl World {
     pub(crate) fn validate(&self) -> Result<(), PrismError> {
@@ -38,6 +43,7 @@ impl World {
             self.validate_move_events(),
             self.validate_hit_events(),
             self.validate_contact_flags(),
+            self.validate_disabled(),
             self.corruption.clone().map_or(Ok(()), Err),
         ];
         checks
@@ -84,6 +90,9 @@ impl World {
 
     fn validate_shapes(&self) -> Result<(), String> {
         for (id, shape) in self.shapes.iter() {
+            if shape.proxy == NULL_PROXY {
+                continue; // a disabled body's shape (`validate_disabled`)
+            }
             let tree = self.broadphase.tree(shape.tree);
             if !tree.is_proxy(shape.proxy) || tree.user_data(shape.proxy) != u64::from(id.index()) {
                 return Err(format!(
@@ -111,6 +120,49 @@ impl World {
         for &moved in self.broadphase.move_buffer() {
             if self.shapes.key_at(moved).is_none() {
                 return Err(format!("move buffer holds dead shape {moved}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The disabled set (`body_enable.rs`): a disabled body has no contacts and its shapes no
+    /// proxies; an enabled body's shapes all have one, in the static tree exactly when the
+    /// body is static; a joint is parked in the disabled set exactly when one of its bodies is
+    /// disabled (where joints are stored is checked by `validate_set_stores`, islands by
+    /// `validate_islands`).
+    fn validate_disabled(&self) -> Result<(), String> {
+        for (id, body) in self.bodies.iter() {
+            let disabled = body.set_index == DISABLED_SET;
+            if disabled && body.contacts.count != 0 {
+                return Err(format!("disabled body {id:?} has contacts"));
+            }
+            for &shape in &body.shapes {
+                let record = self.shapes.get(shape).ok_or("dead shape listed")?;
+                let has_proxy = record.proxy != NULL_PROXY;
+                if has_proxy == disabled {
+                    return Err(format!("shape {shape:?}: proxy {}", record.proxy));
+                }
+                // A sleeping body's proxies may be in the moving or the sleeping tree (a shape
+                // added while it sleeps stays in the moving tree until its island wakes).
+                let in_static_tree = record.tree == TreeKind::Static;
+                let static_body = proxy_tree(body.body_type) == TreeKind::Static;
+                if has_proxy && in_static_tree != static_body {
+                    let tree = record.tree;
+                    return Err(format!("shape {shape:?} in the {tree:?} tree"));
+                }
+            }
+        }
+        for (id, joint) in self.joints.arena.iter() {
+            let parked = joint.set_index == DISABLED_SET;
+            let touches_disabled = joint.edges.iter().any(|edge| {
+                self.bodies
+                    .get_by_index(edge.body)
+                    .is_some_and(|body| body.set_index == DISABLED_SET)
+            });
+            if parked != touches_disabled {
+                return Err(format!(
+                    "joint {id:?}: parked {parked}, a body disabled {touches_disabled}"
+                ));
             }
         }
         Ok(())

@@ -5,7 +5,7 @@
 //! ```text
 //!   bodies        Arena<Body>           cold records, stable slots, generational ids
 //!   solver_sets   Vec<SolverSet>        bodies, contacts, joints: static, disabled (parked
-//!                                       contacts), awake, one per sleeping island
+//!                                       bodies and constraints), awake, one per sleeping island
 //!   graph         ConstraintGraph       the awake touching contacts and the awake joints,
 //!                                       stored by colour, solved in place
 //!   shapes        Arena<ShapeRecord>    geometry, material, filter, proxy and fat box
@@ -69,6 +69,8 @@ pub struct World {
     pub(crate) move_events: Vec<BodyMoveEvent>,
     /// The custom filter and the pre-solve hook (`hooks.rs`).
     pub(crate) hooks: Hooks,
+    /// The bodies the last step reset because they diverged (`solve.rs`).
+    pub(crate) diverged: Vec<BodyId>,
     pub(crate) profile: StepProfile,
     /// The contact solver (keeps its scratch arrays between steps).
     pub(crate) solver: ContactSolver,
@@ -108,6 +110,7 @@ impl World {
             sensors: Sensors::default(),
             move_events: Vec::new(),
             hooks: Hooks::default(),
+            diverged: Vec::new(),
             profile: StepProfile::default(),
             solver: ContactSolver::new(),
             thread_pool,
@@ -121,15 +124,16 @@ impl World {
     /// impulses solver uses `substeps` as its velocity iteration count).
     ///
     /// `dt == 0` pauses: nothing moves and nothing is computed, and the event lists (contact,
-    /// body, joint) read after the call are empty, so no stale events are read. (Box2D also
-    /// clears its events and skips the solve for a zero step, but still updates the contacts
-    /// and reports their touch events; Prism leaves that to the next step that runs.) Events
+    /// sensor, body, body move, joint) and the diverged list read after the call are empty, so
+    /// no stale events are read. (Box2D also clears its events and skips the solve for a zero
+    /// step, but still updates the contacts and reports their touch events; Prism leaves that
+    /// to the next step that runs.) Events
     /// that calls made between steps produced (end touches of destroyed shapes, wakes) are
     /// kept for that step.
     ///
-    /// Errors: `dt` negative or not finite, or `substeps == 0` (nothing happens); or
-    /// [`PrismError::Diverged`] after a completed step in which some bodies blew up (they were
-    /// reset; everything else stepped normally).
+    /// Errors: `dt` negative or not finite, or `substeps == 0` (nothing happens). Bodies that
+    /// blew up during the step are reset and listed by [`World::diverged_bodies`]; the step
+    /// still succeeds, as everything else stepped normally.
     pub fn step(&mut self, dt: f32, substeps: u32) -> Result<(), PrismError> {
         crate::error::non_negative("dt", dt)?;
         if substeps == 0 {
@@ -155,6 +159,9 @@ impl World {
     fn pause(&mut self) {
         self.events.pause();
         self.islands.events.pause();
+        self.sensors.pause();
+        self.move_events.clear();
+        self.diverged.clear();
         self.joints.break_events.clear();
         self.profile = StepProfile::default();
     }
@@ -192,13 +199,10 @@ impl World {
             events: hits + moves + asleep,
             total: elapsed_ms(start),
         };
+        self.diverged = diverged;
         #[cfg(feature = "validate")]
         self.validate()?;
-        if diverged.is_empty() {
-            Ok(())
-        } else {
-            Err(PrismError::Diverged { bodies: diverged })
-        }
+        Ok(())
     }
 
     /// The settings the world was created with (gravity as last set).

@@ -1,4 +1,5 @@
-//! Ray casts and box overlaps on a small known scene.
+//! Ray casts (closest, all, and with a callback steering the search) and box overlaps on a
+//! small known scene.
 //!
 //! ```text
 //!   y = 5.5  ┌─┐ box (dynamic, half 0.5, at (0, 5))
@@ -11,8 +12,8 @@ mod common;
 
 use common::{add_ground, world_with};
 use prism::{
-    Aabb, BodyDef, Circle, Filter, QueryFilter, ShapeDef, ShapeId, SolverKind, Vec2, World,
-    make_box,
+    Aabb, BodyDef, CastControl, Circle, Filter, QueryFilter, RayResult, ShapeDef, ShapeId,
+    SolverKind, Vec2, World, make_box,
 };
 
 struct Scene {
@@ -198,4 +199,86 @@ fn aabb_overlap_uses_tight_boxes_of_both_trees() {
             .overlap_aabb(inverted, QueryFilter::default())
             .is_err()
     );
+}
+
+/// The fractions of the scene's three hits straight down from y = 10: box top 5.5, disk top
+/// 2.5, ground top 0, at `(10 − y) / 20`.
+const DOWN_HITS: [f32; 3] = [0.225, 0.375, 0.5];
+
+/// Every hit a callback sees, in the order it sees them, when it answers each with `control`.
+fn seen(world: &World, control: impl Fn(&RayResult) -> CastControl) -> Vec<RayResult> {
+    let (origin, translation) = DOWN_FROM_10;
+    let mut hits = Vec::new();
+    world
+        .cast_ray(origin, translation, QueryFilter::default(), |hit| {
+            hits.push(hit);
+            control(&hit)
+        })
+        .unwrap();
+    hits
+}
+
+#[test]
+fn callback_continue_sees_every_hit_with_its_body() {
+    let s = scene();
+    let hits = seen(&s.world, |_| CastControl::Continue);
+    let mut shapes: Vec<ShapeId> = hits.iter().map(|h| h.shape).collect();
+    shapes.sort_by_key(|id| id.index());
+    let mut expected = vec![s.block, s.disk, s.ground];
+    expected.sort_by_key(|id| id.index());
+    assert_eq!(shapes, expected);
+    for hit in &hits {
+        assert_eq!(hit.body, s.world.shape_body(hit.shape).unwrap());
+        let expected = if hit.shape == s.block {
+            DOWN_HITS[0]
+        } else if hit.shape == s.disk {
+            DOWN_HITS[1]
+        } else {
+            DOWN_HITS[2]
+        };
+        assert!((hit.fraction - expected).abs() < 1e-5, "{hit:?}");
+        // The point is where the ray is at that fraction: x = 0, y = 10 − 20·fraction.
+        assert!((hit.point - Vec2::new(0.0, 10.0 - 20.0 * hit.fraction)).length() < 1e-4);
+    }
+}
+
+#[test]
+fn callback_clip_only_lets_nearer_hits_through() {
+    let s = scene();
+    let hits = seen(&s.world, |_| CastControl::Clip);
+    // The static tree is walked first: the ground (0.5) is seen, and clips the ray; after
+    // that, no hit may be farther than the nearest seen so far, and the last is the box.
+    assert_eq!(hits[0].shape, s.ground);
+    for pair in hits.windows(2) {
+        assert!(pair[1].fraction <= pair[0].fraction, "{pair:?}");
+    }
+    assert_eq!(hits.last().unwrap().shape, s.block);
+    assert!(hits.len() <= 3);
+
+    // Clipping at every hit but the box's finds the nearest shape other than the box.
+    let hits = seen(&s.world, |hit| {
+        if hit.shape == s.block {
+            CastControl::Continue
+        } else {
+            CastControl::Clip
+        }
+    });
+    let nearest_other = hits
+        .iter()
+        .filter(|h| h.shape != s.block)
+        .min_by(|a, b| a.fraction.total_cmp(&b.fraction))
+        .unwrap();
+    assert_eq!(nearest_other.shape, s.disk);
+    assert!((nearest_other.fraction - DOWN_HITS[1]).abs() < 1e-5);
+    // Once the disk clipped the ray at 0.375, the ground (0.5) could not be seen after it.
+    let disk_at = hits.iter().position(|h| h.shape == s.disk).unwrap();
+    assert!(hits[disk_at..].iter().all(|h| h.shape != s.ground));
+}
+
+#[test]
+fn callback_stop_ends_the_search_at_the_first_hit() {
+    let s = scene();
+    let hits = seen(&s.world, |_| CastControl::Stop);
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].shape, s.ground, "the static tree is walked first");
 }

@@ -203,6 +203,8 @@ impl ColorChecker {
                 self.stamp(color, c.body_b, states)?;
             }
             for joint in group.joints.iter() {
+                // The sides' indices, which this step's preparation will copy: the prepared
+                // ones are last step's, stale for a joint that has just entered the graph.
                 let (a, b) = (joint.body_a.index, joint.body_b.index);
                 self.stamp(color, a, states)?;
                 self.stamp(color, b, states)?;

@@ -19,7 +19,8 @@ use scenes::prism_build::{self, BuiltGroup};
 struct PrismEngine {
     world: World,
     groups: Vec<Option<BuiltGroup>>,
-    /// Steps whose solve diverged (Prism reports it as an error; the benchmark keeps going).
+    /// Steps in which bodies diverged (`World::diverged_bodies`) or that failed; the benchmark
+    /// keeps going.
     diverged_steps: usize,
     /// Every step's `StepProfile`, summed field by field (ms).
     phase_totals: Vec<(&'static str, f64)>,
@@ -101,7 +102,8 @@ impl Engine for PrismEngine {
     }
 
     fn step(&mut self) {
-        if self.world.step(TIME_STEP, SUBSTEPS as u32).is_err() {
+        let stepped = self.world.step(TIME_STEP, SUBSTEPS as u32);
+        if stepped.is_err() || !self.world.diverged_bodies().is_empty() {
             self.diverged_steps += 1;
         }
         let step = phases(self.world.profile());

@@ -10,6 +10,7 @@
 //!   a graph colour (or overflow)  both bodies awake or static, one dynamic: solved
 //!   the awake set's store         no dynamic body (kinematic with static or kinematic)
 //!   a sleeping set's store        its island sleeps: untouched, impulses kept
+//!   the disabled set's store      a body is disabled: parked, untouched, impulses kept
 //! ```
 //!
 //! The constraint's `handle` is the joint's arena index, so the record of a constraint moved by
@@ -28,7 +29,7 @@ use crate::constraint_list::{Edge, ListNode, attach, detach};
 use crate::contact::GraphPlace;
 use crate::joint::def::{JointBlueprint, JointDef};
 use crate::joint::events::JointBreakEvent;
-use crate::solver_set::AWAKE_SET;
+use crate::solver_set::{AWAKE_SET, DISABLED_SET};
 use crate::world::World;
 use core_soa::{Arena, JointId, Transform};
 use island::ConstraintKey;
@@ -123,7 +124,10 @@ impl World {
         let fixed = JointBody::fixed(Transform::IDENTITY, Transform::IDENTITY);
         let mut joint = JointConstraint::new(blueprint.kind, fixed, fixed);
         joint.handle = index;
-        self.store_joint_sim(index, joint, AWAKE_SET);
+        // A joint to a disabled body is parked until both are enabled (`body_enable.rs`).
+        let parked = self.is_body_index_disabled(a) || self.is_body_index_disabled(b);
+        let set = if parked { DISABLED_SET } else { AWAKE_SET };
+        self.store_joint_sim(index, joint, set);
         self.refresh_joint_bodies(index);
         id
     }
@@ -205,7 +209,7 @@ impl World {
 
     /// Joins the islands of the joint's bodies when both are dynamic (both awake: creation
     /// woke them).
-    fn link_joint_islands(&mut self, index: u32) {
+    pub(crate) fn link_joint_islands(&mut self, index: u32) {
         let Some(joint) = self.joints.arena.get_by_index(index) else {
             return;
         };
@@ -218,7 +222,7 @@ impl World {
     }
 
     /// Unlinks the joint from its island (a split candidate from then on).
-    fn unlink_joint_islands(&mut self, index: u32) {
+    pub(crate) fn unlink_joint_islands(&mut self, index: u32) {
         let key = ConstraintKey::joint(index);
         if self.islands.graph.island_of_constraint(key).is_some() {
             let unlinked = self.islands.graph.unlink(key);

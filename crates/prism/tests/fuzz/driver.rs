@@ -342,10 +342,7 @@ impl Runner {
                 if error.to_string().is_empty() {
                     return Err(format!("error {error:?} has an empty message"));
                 }
-                if matches!(
-                    error,
-                    PrismError::Corrupted { .. } | PrismError::Diverged { .. }
-                ) {
+                if matches!(error, PrismError::Corrupted { .. }) {
                     return Err(format!("a call outside a step reported {error}"));
                 }
                 let after = Fingerprint::of(&self.world);
@@ -900,6 +897,7 @@ impl Runner {
                 let hit = ray_cast_shape(&geometry, transform, &input)?;
                 accepted.then_some(RayResult {
                     shape,
+                    body,
                     point: hit.point,
                     normal: hit.normal,
                     fraction: hit.fraction,
@@ -1000,8 +998,9 @@ impl Runner {
             let before = paused.then(|| Fingerprint::of(&self.world).without_events());
             self.tainted |= self.extreme_op;
             match self.world.step(dt, substeps) {
-                Ok(()) => {}
-                Err(PrismError::Diverged { bodies }) => {
+                Ok(()) if self.world.diverged_bodies().is_empty() => {}
+                Ok(()) => {
+                    let bodies = self.world.diverged_bodies().to_vec();
                     self.stats.diverged_steps += 1;
                     if let Some(dead) = bodies.iter().find(|b| self.model.body_entry(**b).is_none())
                     {
