@@ -140,7 +140,7 @@ impl World {
         let ((), update_contacts) = timed(|| self.update_contact_states(&changed));
         let (diverged, solve) = timed(|| self.solve(dt, substeps));
         self.break_overloaded_joints();
-        let (moving_kinematics, finalize) = timed(|| self.finalize_bodies(dt));
+        let ((moving_kinematics, continuous), finalize) = timed(|| self.finalize_bodies(dt));
         let ((), sleep) = timed(|| self.update_sleep(&moving_kinematics));
 
         self.profile = StepProfile {
@@ -150,6 +150,7 @@ impl World {
             solve,
             solver: self.profile.solver,
             finalize,
+            continuous,
             sleep,
             total: elapsed_ms(start),
         };

@@ -3,9 +3,8 @@
 //! Box2D and Rapier backends build.
 //!
 //! **Settings.** Prism's world defaults are Box2D's; the scene's gravity and
-//! sleep flag, the worker count, continuous collision as asked (Prism stores the flag but
-//! has no continuous collision yet, so it runs without it either way), and contact recycling
-//! as asked (`WorldDef::enable_contact_recycling`, on by default).
+//! sleep flag, the worker count, continuous collision as asked (`WorldDef::enable_continuous`),
+//! and contact recycling as asked (`WorldDef::enable_contact_recycling`, on by default).
 //!
 //! **Quality.** Penetration is the deepest overlap among the touching contacts' manifold points
 //! (`−separation`), as the other backends report it.
@@ -26,7 +25,7 @@ struct PrismEngine {
 }
 
 /// The phases and solver stages of a `StepProfile`, in step order.
-fn phases(profile: &StepProfile) -> [(&'static str, f32); 16] {
+fn phases(profile: &StepProfile) -> [(&'static str, f32); 17] {
     let solver = &profile.solver;
     [
         ("pairs", profile.pairs),
@@ -43,6 +42,7 @@ fn phases(profile: &StepProfile) -> [(&'static str, f32); 16] {
         ("  store_impulses", solver.store_impulses),
         ("  finalize", solver.finalize),
         ("finalize", profile.finalize),
+        ("  continuous", profile.continuous),
         ("sleep", profile.sleep),
         ("total", profile.total),
     ]
