@@ -146,6 +146,8 @@ typedef struct PrismBodyDef {
   float sleep_threshold;
   // Multiplies the rotational inertia from the shapes (> 0, default 1).
   float inertia_scale;
+  // Also sweep this body, when fast, against dynamic and kinematic bodies (default false).
+  bool is_bullet;
   // Set by `prism_default_body_def()`; leave it unchanged.
   int32_t internal_value;
 } PrismBodyDef;
@@ -442,7 +444,8 @@ typedef struct PrismWorldDef {
   uint32_t worker_count;
   // Whether resting islands fall asleep.
   bool enable_sleep;
-  // Stored for continuous collision, which the step does not run yet.
+  // Whether fast bodies are swept against static shapes (and bullets against every body)
+  // and moved back to their time of impact (on by default).
   bool enable_continuous;
   // Set by `prism_default_world_def()`; leave it unchanged.
   int32_t internal_value;

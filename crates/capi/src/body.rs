@@ -56,6 +56,8 @@ pub struct PrismBodyDef {
     pub sleep_threshold: f32,
     /// Multiplies the rotational inertia from the shapes (> 0, default 1).
     pub inertia_scale: f32,
+    /// Also sweep this body, when fast, against dynamic and kinematic bodies (default false).
+    pub is_bullet: bool,
     /// Set by `prism_default_body_def()`; leave it unchanged.
     pub internal_value: i32,
 }
@@ -112,6 +114,7 @@ impl PrismBodyDef {
             enable_sleep: self.enable_sleep,
             sleep_threshold: self.sleep_threshold,
             inertia_scale: self.inertia_scale,
+            is_bullet: self.is_bullet,
         })
     }
 }
@@ -151,6 +154,7 @@ pub extern "C" fn prism_default_body_def() -> PrismBodyDef {
         enable_sleep: def.enable_sleep,
         sleep_threshold: def.sleep_threshold,
         inertia_scale: def.inertia_scale,
+        is_bullet: def.is_bullet,
         internal_value: DEF_MARKER,
     }
 }

@@ -60,7 +60,8 @@ pub struct PrismWorldDef {
     pub worker_count: u32,
     /// Whether resting islands fall asleep.
     pub enable_sleep: bool,
-    /// Stored for continuous collision, which the step does not run yet.
+    /// Whether fast bodies are swept against static shapes (and bullets against every body)
+    /// and moved back to their time of impact (on by default).
     pub enable_continuous: bool,
     /// Set by `prism_default_world_def()`; leave it unchanged.
     pub internal_value: i32,

@@ -3,8 +3,9 @@
 //! These are the small questions the World asks about a shape outside the contact pipeline:
 //! the broadphase needs a tight world box ([`compute_aabb`]) to fatten and insert; the body
 //! needs the shape's centroid and how far the shape reaches from the centre of mass
-//! ([`shape_extent`], which bounds how far a point of the body moves for a given rotation and
-//! so decides when continuous collision is needed); queries need [`point_in_shape`].
+//! ([`shape_extent`], which bounds how far a point of the body moves for a given rotation) and
+//! how thick it is about its centroid ([`shape_inner_radius`]; together they decide when
+//! continuous collision is needed); queries need [`point_in_shape`].
 //!
 //! Rounded shapes (capsules and polygons with a radius) are the set of points within `radius`
 //! of a core (segment or convex polygon), so every answer here is "the core's answer, grown by
@@ -98,6 +99,29 @@ pub fn shape_extent(shape: &Shape, local_center: Vec2) -> f32 {
         Shape::Segment(segment) => farthest(&[segment.point1, segment.point2]),
         Shape::ChainSegment(chain) => farthest(&[chain.segment.point1, chain.segment.point2]),
         Shape::Polygon(polygon) => farthest(polygon.verts()) + polygon.radius,
+    }
+}
+
+/// The radius of the largest disc about the shape's centroid ([`shape_centroid`]) that the
+/// shape contains: the distance from the centroid to the nearest face. A circle's or capsule's
+/// radius; for a polygon the nearest edge plane `min nᵢ·(vᵢ − c)` plus its rounding; 0 for
+/// segments and chain segments, which enclose nothing. Continuous collision compares a body's
+/// motion with it: a shape that moves less than a fraction of it cannot pass through a thin
+/// obstacle unseen by the step's contacts.
+pub fn shape_inner_radius(shape: &Shape) -> f32 {
+    match shape {
+        Shape::Circle(circle) => circle.radius,
+        Shape::Capsule(capsule) => capsule.radius,
+        Shape::Segment(_) | Shape::ChainSegment(_) => 0.0,
+        Shape::Polygon(polygon) => {
+            let nearest_face = polygon
+                .verts()
+                .iter()
+                .zip(&polygon.normals)
+                .map(|(&v, &n)| n.dot(v - polygon.centroid))
+                .fold(f32::INFINITY, f32::min);
+            nearest_face + polygon.radius
+        }
     }
 }
 
@@ -258,6 +282,39 @@ mod tests {
         assert!((shape_extent(&circle, Vec2::ZERO) - 6.0).abs() < 1e-6);
         let rounded = Shape::Polygon(make_rounded_box(3.0, 4.0, 0.5).unwrap());
         assert!((shape_extent(&rounded, Vec2::ZERO) - 5.5).abs() < 1e-6);
+    }
+
+    #[test]
+    fn inner_radii() {
+        let circle = Shape::Circle(Circle {
+            center: Vec2::new(3.0, 1.0),
+            radius: 0.25,
+        });
+        assert_eq!(shape_inner_radius(&circle), 0.25);
+        let capsule = Shape::Capsule(Capsule {
+            center1: Vec2::new(-1.0, 0.0),
+            center2: Vec2::new(1.0, 0.0),
+            radius: 0.1,
+        });
+        assert_eq!(shape_inner_radius(&capsule), 0.1);
+        // A 2 × 0.5 box: the nearest faces are the long ones, 0.25 from the centre, wherever
+        // the box sits in its body.
+        let offset =
+            make_offset_box(1.0, 0.25, Vec2::new(4.0, -2.0), Rot::from_angle(0.7)).unwrap();
+        assert!((shape_inner_radius(&Shape::Polygon(offset)) - 0.25).abs() < 1e-6);
+        let rounded = Shape::Polygon(make_rounded_box(1.0, 0.25, 0.05).unwrap());
+        assert!((shape_inner_radius(&rounded) - 0.3).abs() < 1e-6);
+        // An equilateral triangle of circumradius 1: its inradius is ½.
+        let corners: Vec<Vec2> = (0..3)
+            .map(|k| Rot::from_angle(k as f32 * 2.0 * core::f32::consts::FRAC_PI_3).rotate(Vec2::X))
+            .collect();
+        let triangle = Shape::Polygon(crate::hull::make_polygon(&corners, 0.0).unwrap());
+        assert!((shape_inner_radius(&triangle) - 0.5).abs() < 1e-6);
+        let segment = Shape::Segment(Segment {
+            point1: Vec2::ZERO,
+            point2: Vec2::X,
+        });
+        assert_eq!(shape_inner_radius(&segment), 0.0);
     }
 
     #[test]

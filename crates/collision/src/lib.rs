@@ -66,7 +66,9 @@ pub use collide::collide;
 pub use distance::{
     DistanceInput, DistanceOutput, SegmentDistance, SimplexCache, segment_distance, shape_distance,
 };
-pub use geometry::{compute_aabb, point_in_shape, shape_centroid, shape_extent};
+pub use geometry::{
+    compute_aabb, point_in_shape, shape_centroid, shape_extent, shape_inner_radius,
+};
 pub use hull::{
     HullError, MIN_HALF_EXTENT, check_polygon, make_box, make_offset_box, make_polygon,
     make_rounded_box, make_square,

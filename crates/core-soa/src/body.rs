@@ -79,6 +79,11 @@ pub struct BodySim {
     /// (contact recycling, continuous collision). Kept by the engine when shapes or the centre
     /// of mass change.
     pub max_extent: f32,
+    /// The smallest of the body's shapes' inner radii (m): for each shape, the distance from
+    /// its centroid to its nearest face (a circle's or capsule's radius; 0 for segments). A
+    /// body that moves more than half of it in a step is swept for continuous collision.
+    /// [`BodySim::NO_EXTENT`] for a body without shapes. Kept with `max_extent`.
+    pub min_extent: f32,
     /// Speed (m/s) below which the body counts as resting (compared with
     /// `max(|v|, max_extent·|ω|)`).
     pub sleep_threshold: f32,
@@ -115,6 +120,7 @@ impl Default for BodySim {
             gravity_scale: 1.0,
             body: u32::MAX,
             max_extent: 0.0,
+            min_extent: BodySim::NO_EXTENT,
             sleep_threshold: BodySim::DEFAULT_SLEEP_THRESHOLD,
             sleep_time: 0.0,
             enable_sleep: true,
@@ -127,6 +133,10 @@ impl Default for BodySim {
 impl BodySim {
     /// Default resting speed threshold (m/s).
     pub const DEFAULT_SLEEP_THRESHOLD: f32 = 0.05;
+
+    /// The `min_extent` of a body without shapes: larger than any motion, so such a body is
+    /// never swept (100 km, Box2D's "huge" length).
+    pub const NO_EXTENT: f32 = 100_000.0;
 }
 
 /// What [`BodyArrays::swap_remove`] took out, and which body filled the hole.

@@ -20,7 +20,7 @@ pub mod body_flags {
     pub const KINEMATIC: u32 = 1 << 1;
     /// The body's rotation is locked.
     pub const FIXED_ROTATION: u32 = 1 << 2;
-    /// The body is fast and wants continuous collision.
+    /// The body is a bullet: continuous collision sweeps it against moving bodies too.
     pub const BULLET: u32 = 1 << 3;
 }
 

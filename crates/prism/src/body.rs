@@ -42,6 +42,8 @@ pub(crate) struct Body {
     pub(crate) fixed_rotation: bool,
     /// Multiplies the rotational inertia the shapes give (see `mass.rs`).
     pub(crate) inertia_scale: f32,
+    /// Whether the body is swept against moving bodies too (`continuous.rs`).
+    pub(crate) is_bullet: bool,
 }
 
 impl Body {
@@ -50,6 +52,9 @@ impl Body {
         let mut flags = self.body_type.state_flags();
         if self.fixed_rotation {
             flags |= body_flags::FIXED_ROTATION;
+        }
+        if self.is_bullet {
+            flags |= body_flags::BULLET;
         }
         flags
     }
@@ -74,6 +79,7 @@ impl World {
             user_data: def.user_data,
             fixed_rotation: def.fixed_rotation,
             inertia_scale: def.inertia_scale,
+            is_bullet: def.is_bullet,
         };
         let flags = body.state_flags();
         let id = self.bodies.insert(body);

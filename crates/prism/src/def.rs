@@ -67,8 +67,11 @@ pub struct WorldDef {
     pub worker_count: u32,
     /// Whether resting islands fall asleep (see [`crate::World::set_sleep_enabled`]).
     pub enable_sleep: bool,
-    /// Whether fast bodies get continuous collision. Stored; continuous collision is not wired
-    /// up yet, so bodies rely on speculative contacts only.
+    /// Whether fast dynamic bodies are swept against static shapes (and bullets against every
+    /// body) at the end of each step and moved back to their time of impact, so they cannot
+    /// pass through thin obstacles (see `continuous.rs`). On by default, as in Box2D; off, a
+    /// body relies on speculative contacts only, which a body moving more than a few
+    /// centimetres beyond a contact's reach in one step can skip past.
     pub enable_continuous: bool,
     /// Approach speed (m/s, finite, ≥ 0) above which a contact of a shape with
     /// [`ShapeDef::enable_hit_events`] reports a hit (see [`crate::ContactHitEvent`]).
@@ -163,6 +166,11 @@ pub struct BodyDef {
     /// Multiplies the rotational inertia the body gets from its shapes (finite, > 0; default 1).
     /// Raising it 2–4× on light links of a chain helps the solver with large mass ratios.
     pub inertia_scale: f32,
+    /// Whether a fast dynamic body is also swept against other dynamic and kinematic bodies,
+    /// not only static ones, so it cannot pass through a moving body (see
+    /// [`crate::World::set_bullet`]). For small, fast projectiles; costlier than the default.
+    /// Ignored for static and kinematic bodies.
+    pub is_bullet: bool,
 }
 
 impl Default for BodyDef {
@@ -181,6 +189,7 @@ impl Default for BodyDef {
             enable_sleep: true,
             sleep_threshold: core_soa::BodySim::DEFAULT_SLEEP_THRESHOLD,
             inertia_scale: 1.0,
+            is_bullet: false,
         }
     }
 }

@@ -5,6 +5,8 @@
 //!   sleep timer   t ← t + dt while max(|v|, r·|ω|) ≤ threshold, else 0 (sleep.rs)
 //!   island rest   a dynamic body folds t into its island's least and most rested times
 //!   moving        a kinematic body whose timer is 0 is listed (it disturbs what it touches)
+//!   fast          a dynamic body that moved more than half its thickness is listed for
+//!                 continuous collision instead (`continuous.rs`), its boxes tested after it
 //!   boxes         per shape: the reach from the body's transform; listed if it left the fat
 //!                 box the shape record keeps (a copy of its tree leaf's box)
 //! ```
@@ -17,8 +19,12 @@
 //! tree the moves loosened is rebuilt once:
 //!
 //! ```text
-//!   apply    move the escaped proxies and buffer their moves      O(escapes)
-//!   rebuild  the moved leaves' ancestors                          O(moves · log n)
+//!   apply       move the escaped proxies and buffer their moves      O(escapes)
+//!   continuous  sweep the fast bodies against static shapes, in the   O(fast bodies)
+//!               same fixed chunks; test and apply their boxes
+//!   rebuild     the moved leaves' ancestors                          O(moves · log n)
+//!   bullets     sweep the fast bullets against every body, test and   O(bullets)
+//!               apply their boxes, rebuild again if one escaped
 //! ```
 //!
 //! A proxy whose reach (its tight box grown by the speculative distance,
@@ -40,7 +46,8 @@
 
 use crate::body::Body;
 use crate::broadphase::{BroadPhase, TreeKind, fat_margin, proxy_box};
-use crate::profile::zone;
+use crate::continuous::{is_fast, rotation_chord};
+use crate::profile::{elapsed_ms, zone};
 use crate::shape::ShapeRecord;
 use crate::sleep::{IslandRestTable, RestFold};
 use crate::solver_set::AWAKE_SET;
@@ -50,14 +57,15 @@ use collision::geometry::compute_aabb;
 use core_soa::{Arena, BodyId, BodySim, BodyState, ShapeId, Vec2, body_flags};
 use island::{IslandGraph, update_sleep_time};
 use rayon::prelude::*;
+use std::time::Instant;
 
 /// Awake bodies per parallel task: a body costs tens of nanoseconds, so a task must hold a few
 /// hundred bodies to outweigh the scheduling.
-const BOX_CHUNK: usize = 256;
+pub(crate) const BOX_CHUNK: usize = 256;
 
 /// A shape whose new reach left its fat box.
 #[derive(Clone, Copy, Debug)]
-struct Escape {
+pub(crate) struct Escape {
     shape: ShapeId,
     reach: Aabb,
 }
@@ -67,6 +75,10 @@ struct Escape {
 struct ChunkReport {
     escapes: Vec<Escape>,
     moving_kinematics: Vec<u32>,
+    /// Awake-set indices of the chunk's fast bodies, to sweep against static shapes.
+    fast: Vec<u32>,
+    /// Awake-set indices of the chunk's fast bullets, to sweep against every body.
+    bullets: Vec<u32>,
 }
 
 /// What the pass reads besides the bodies.
@@ -77,12 +89,14 @@ struct FinalizeView<'a> {
     rest: &'a IslandRestTable,
     /// The step's `dt` when sleep is enabled for the world; `None` skips the timers.
     sleep_dt: Option<f32>,
+    /// The step's `dt` when continuous collision is enabled; `None` lists no fast bodies.
+    continuous_dt: Option<f32>,
 }
 
 impl World {
     /// Step phase 5 (see the module notes). Returns the awake kinematic bodies that moved this
-    /// step, in awake-set order.
-    pub(crate) fn finalize_bodies(&mut self, dt: f32) -> Vec<u32> {
+    /// step, in awake-set order, and the milliseconds spent in continuous collision.
+    pub(crate) fn finalize_bodies(&mut self, dt: f32) -> (Vec<u32>, f32) {
         zone!("finalize bodies");
         let parallel = self.def.worker_count > 1;
         self.island_rest
@@ -93,32 +107,51 @@ impl World {
             islands: &self.islands.graph,
             rest: &self.island_rest,
             sleep_dt: self.def.enable_sleep.then_some(dt),
+            continuous_dt: self.def.enable_continuous.then_some(dt),
         };
         let bodies = &mut self.solver_sets[AWAKE_SET as usize].bodies;
         let (sims, states) = bodies.sims_and_states_mut();
-        let chunk =
-            |(sims, states): (&mut [BodySim], &[BodyState])| finalize_chunk(sims, states, &view);
+        let chunk = |(index, (sims, states)): (usize, (&mut [BodySim], &[BodyState]))| {
+            finalize_chunk(sims, states, (index * BOX_CHUNK) as u32, &view)
+        };
         let reports: Vec<ChunkReport> = if parallel {
             let chunks = sims
                 .par_chunks_mut(BOX_CHUNK)
                 .zip(states.par_chunks(BOX_CHUNK));
-            chunks.map(chunk).collect()
+            chunks.enumerate().map(chunk).collect()
         } else {
-            vec![chunk((sims, states))]
+            vec![chunk((0, (sims, states)))]
         };
-        let mut moving = Vec::new();
+        let (mut moving, mut fast, mut bullets) = (Vec::new(), Vec::new(), Vec::new());
         for report in reports {
             for escape in report.escapes {
                 apply_escape(&mut self.shapes, &mut self.broadphase, escape);
             }
             moving.extend(report.moving_kinematics);
+            fast.push(report.fast);
+            bullets.extend(report.bullets);
         }
+        let start = Instant::now();
+        for escape in self.sweep_fast_bodies(&fast, parallel) {
+            apply_escape(&mut self.shapes, &mut self.broadphase, escape);
+        }
+        let mut continuous = elapsed_ms(start);
+        self.rebuild_moving_tree(parallel);
+        if !bullets.is_empty() {
+            let start = Instant::now();
+            self.sweep_bullets(&bullets, parallel);
+            continuous += elapsed_ms(start);
+        }
+        (moving, continuous)
+    }
+
+    /// Rebuilds the part of the moving tree above the proxies moved since the last rebuild.
+    pub(crate) fn rebuild_moving_tree(&mut self, parallel: bool) {
         if parallel {
             self.broadphase.moving_tree.rebuild_enlarged_parallel();
         } else {
             self.broadphase.moving_tree.rebuild_enlarged();
         }
-        moving
     }
 
     /// Makes the next finalize test every shape of the body against its fat box: for a body
@@ -130,15 +163,17 @@ impl World {
     }
 }
 
-/// One chunk of the pass (see the module notes).
+/// One chunk of the pass (see the module notes); `first` is the awake-set index of its first
+/// body.
 fn finalize_chunk(
     sims: &mut [BodySim],
     states: &[BodyState],
+    first: u32,
     view: &FinalizeView<'_>,
 ) -> ChunkReport {
     let mut report = ChunkReport::default();
     let mut fold = RestFold::new(view.rest);
-    for (sim, state) in sims.iter_mut().zip(states) {
+    for (offset, (sim, state)) in sims.iter_mut().zip(states).enumerate() {
         if let Some(dt) = view.sleep_dt {
             advance_sleep_timer(sim, state, dt);
             if state.flags & body_flags::KINEMATIC != 0 {
@@ -148,6 +183,19 @@ fn finalize_chunk(
             } else if let Some(island) = view.islands.island_of(sim.body) {
                 fold.add(island.index(), sim.sleep_time);
             }
+        }
+        // A resting body (its sleep timer runs) is never swept, as in Box2D.
+        let resting = view.sleep_dt.is_some() && sim.sleep_time > 0.0;
+        if !resting && view.continuous_dt.is_some_and(|dt| is_fast(sim, state, dt)) {
+            // Its boxes are tested where the sweep leaves it.
+            sim.fat_slack = 0.0;
+            let index = first + offset as u32;
+            if state.flags & body_flags::BULLET != 0 {
+                report.bullets.push(index);
+            } else {
+                report.fast.push(index);
+            }
+            continue;
         }
         test_body(view.bodies, view.shapes, sim, state, &mut report.escapes);
     }
@@ -174,7 +222,7 @@ fn advance_sleep_timer(sim: &mut BodySim, state: &BodyState, dt: f32) {
 /// unless its slack shows that none can have left: the slack minus this step's motion bound
 /// becomes the new slack. A test measures the slack afresh (0 if a shape left, so the next
 /// step tests the re-inserted boxes again).
-fn test_body(
+pub(crate) fn test_body(
     bodies: &Arena<Body, BodyId>,
     shapes: &Arena<ShapeRecord, ShapeId>,
     sim: &mut BodySim,
@@ -221,10 +269,7 @@ fn test_body(
 /// from its body origin left its fat box unnoticed (found by the fuzzer). Near the origin the
 /// term is micrometres, and a test made more often than needed changes nothing.
 fn motion_bound(state: &BodyState, extent: f32, center: Vec2) -> f32 {
-    let dq = state.delta_rotation;
-    let norm = (dq.c * dq.c + dq.s * dq.s).sqrt();
-    let (c, s) = (dq.c / norm, dq.s / norm);
-    let chord = ((c - 1.0) * (c - 1.0) + s * s).sqrt();
+    let chord = rotation_chord(state.delta_rotation);
     let travel = state.delta_position.length() + chord * extent;
     let rounding = 8.0 * f32::EPSILON * (center.abs().max_element() + extent);
     travel * 1.001 + 1.0e-6 + rounding
@@ -250,7 +295,7 @@ fn inner_gap(outer: &Aabb, inner: &Aabb) -> f32 {
 
 /// Re-inserts an escaped proxy and buffers the move (shapes in the static tree keep their
 /// proxy: a static body does not move).
-fn apply_escape(
+pub(crate) fn apply_escape(
     shapes: &mut Arena<ShapeRecord, ShapeId>,
     broadphase: &mut BroadPhase,
     escape: Escape,

@@ -47,14 +47,13 @@ pub use def::{
 };
 pub use events::{JointBreakEvent, JointEvents};
 pub use report::MassRatioWarning;
-pub(crate) use store::JointStore;
+pub(crate) use store::{JointRecord, JointStore, joint_forbids_collision};
 
 use crate::error::{IdKind, PrismError, finite, finite_vec};
 use crate::world::World;
 use core_soa::{BodyId, BodyType, JointId, Rot, Transform, Vec2};
 use def::JointBlueprint;
 use solver_simd::joint::{JointImpulses, JointKind};
-use store::JointRecord;
 use validate::validate_kind;
 
 impl World {

@@ -30,9 +30,9 @@
 //!    struck faster than the hit threshold are listed as hit events (`hit.rs`); joints whose
 //!    force or torque exceeded their break threshold are destroyed and reported (`joint.rs`).
 //! 5. **Finalize bodies** — in parallel chunks of awake bodies: sleep timers and each island's
-//!    least rested time, then the shapes' boxes against their fat boxes; proxies that left are
-//!    re-inserted and buffered for step 1. Then, in parallel chunks, a move event for every
-//!    awake body the step moved (`move_events.rs`).
+//!    least rested time, continuous collision for fast bodies (below), then the shapes' boxes
+//!    against their fat boxes; proxies that left are re-inserted and buffered for step 1. Then,
+//!    in parallel chunks, a move event for every awake body the step moved (`move_events.rs`).
 //! 6. **Islands and sleep** — bodies touched by moving kinematic bodies stay awake; one island
 //!    split; islands that rested 0.5 s move into sleeping solver sets, with their contacts and
 //!    joints, and cost nothing until touched or edited (`island.rs`, `sleep.rs`,
@@ -43,9 +43,9 @@
 //!
 //! Serial work left in a step, all proportional to what changed rather than to the world: the
 //! new pairs' contact creation, the changed contacts' state updates, the escaped proxies'
-//! re-insertion and the tree rebuild above them, breakable joints, moving kinematic bodies'
-//! constraints, one pass over the island slots, islands falling asleep, and putting the hit and
-//! sensor events in order.
+//! re-insertion and the tree rebuild above them, the swept bullets' new poses and boxes,
+//! breakable joints, moving kinematic bodies' constraints, one pass over the island slots,
+//! islands falling asleep, and putting the hit and sensor events in order.
 //!
 //! ## Events and hooks
 //!
@@ -69,6 +69,8 @@
 //!                                              array to copy into a renderer
 //!   World::body_events()        sleep, wake    bodies whose island fell asleep or woke
 //!   World::joint_events()       break          joints broken by overload
+//!   World::diverged_bodies()    reset          bodies reset to their step-start pose after
+//!                                              blowing up
 //! ```
 //!
 //! Two hooks let the user decide about contacts (`hooks.rs`): a **custom filter**
@@ -79,17 +81,6 @@
 //! `ShapeDef::enable_pre_solve_events`). Both run inside the parallel phases, called from
 //! several workers at once: they are `Fn + Send + Sync`, and the world stays deterministic as
 //! long as each is a pure function of its argument.
-//!
-//! ## Events
-//!
-//! What a step did, read after it (each list covers the last step):
-//!
-//! ```text
-//!   World::contact_events     begin/end touch per shape pair (`events.rs`)
-//!   World::body_events        bodies that fell asleep or woke, with their island (`sleep.rs`)
-//!   World::joint_events       joints broken by their force or torque threshold (`joint.rs`)
-//!   World::diverged_bodies    bodies reset to their step-start pose after blowing up
-//! ```
 //!
 //! ## Queries
 //!
@@ -185,8 +176,22 @@
 //! not supported. A new Prism version may change the bits on purpose: the golden hashes change
 //! with it, and the change is explained where it is made.
 //!
-//! Continuous collision is not part of the step yet: `enable_continuous` is stored in the
-//! definitions for when it is.
+//! ## Continuous collision
+//!
+//! Speculative contacts stop a body whose contact exists before it arrives; a body that
+//! crosses a thin obstacle within one step would pass it unseen. So, with
+//! [`WorldDef::enable_continuous`] (on by default, as in Box2D), the finalize phase picks out
+//! the *fast* bodies — dynamic, not resting, and moved more than half their thinnest shape's
+//! inner radius this step — and sweeps each from its pose at the start of the step to its pose
+//! now against the static shapes, with a time of impact (conservative advancement on the GJK
+//! distance, `collision::toi`); a body that would hit something is moved back to the time of
+//! impact, its velocity kept, and the next step's contacts stop it. Chain segments are
+//! one-sided here too, and shape filters and joints that disable collision are respected. A
+//! *bullet* ([`BodyDef::is_bullet`], [`World::set_bullet`]) is swept as well against dynamic
+//! and kinematic bodies, awake or asleep, at their final poses, in a second pass after every
+//! other body has moved; bullets are not swept against bullets. Both passes read only what no
+//! sweep of the same pass writes, run in fixed chunks, and give the same bits for any worker
+//! count; [`StepProfile::continuous`] times them (`continuous.rs`).
 //!
 //! ## Example
 //!
@@ -216,6 +221,7 @@ mod body_type;
 mod broadphase;
 mod constraint_list;
 mod contact;
+mod continuous;
 mod def;
 mod error;
 mod events;

@@ -23,11 +23,14 @@
 //! its shapes; it turns an angular speed into a point speed for the sleep timer. Each shape's
 //! box in the body frame bounds the shape, so the farthest box corner from the centre bounds
 //! the farthest point: exact for boxes, at most √2 too large for a circle (which only makes the
-//! sleep test stricter).
+//! sleep test stricter). Its counterpart, the *min extent*, is the smallest of the shapes'
+//! inner radii (`collision::shape_inner_radius`: the distance from a shape's centroid to its
+//! nearest face, 0 for segments), as Box2D keeps it: a body that moves more than half of it in
+//! a step may have passed through something thin, and is swept (`continuous.rs`).
 
 use crate::error::{PrismError, finite_vec, non_negative, positive};
 use crate::world::World;
-use collision::geometry::compute_aabb;
+use collision::geometry::{compute_aabb, shape_inner_radius};
 use collision::mass::{MassData, compute_mass};
 use core_soa::math::hypot;
 use core_soa::{BodyId, BodySim, BodyState, BodyType, ShapeId, Transform, Vec2, cross_sv};
@@ -161,7 +164,7 @@ impl World {
             .filter(|part| part.mass != 0.0)
     }
 
-    /// Recomputes a body's extent from its shapes (see the module notes).
+    /// Recomputes a body's extents from its shapes (see the module notes).
     pub(crate) fn update_body_extent(&mut self, body_index: u32) {
         let Some(body) = self.bodies.get_by_index(body_index) else {
             return;
@@ -184,8 +187,15 @@ impl World {
                 hypot(far_x, far_y)
             })
             .fold(0.0f32, f32::max);
+        let min_extent = body
+            .shapes
+            .iter()
+            .filter_map(|&id| self.shapes.get(id))
+            .map(|shape| shape_inner_radius(&shape.geometry))
+            .fold(BodySim::NO_EXTENT, f32::min);
         if let Some((sim, _)) = self.body_sim_state_mut(body_index) {
             sim.max_extent = extent;
+            sim.min_extent = min_extent;
         }
     }
 }

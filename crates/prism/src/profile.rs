@@ -49,8 +49,12 @@ pub struct StepProfile {
     pub solve: f32,
     /// The solver's own stages (a breakdown of `solve`).
     pub solver: SolverProfile,
-    /// Sleep timers, shape bounding boxes and broadphase proxies of the awake bodies.
+    /// Sleep timers, shape bounding boxes and broadphase proxies of the awake bodies, and
+    /// continuous collision.
     pub finalize: f32,
+    /// Continuous collision: the sweeps of the fast bodies and bullets and their boxes (a part
+    /// of `finalize`).
+    pub continuous: f32,
     /// Islands: disturbances by kinematic bodies, one island split, islands put to sleep.
     pub sleep: f32,
     /// Sensor overlaps and sensor events.

@@ -181,7 +181,7 @@ impl World {
         let (diverged, solve) = timed(|| self.solve(dt, substeps));
         let ((), hits) = timed(|| self.report_hits());
         self.break_overloaded_joints();
-        let (moving_kinematics, finalize) = timed(|| self.finalize_bodies(dt));
+        let ((moving_kinematics, continuous), finalize) = timed(|| self.finalize_bodies(dt));
         let ((), moves) = timed(|| self.record_body_moves());
         let ((), sleep) = timed(|| self.update_sleep(&moving_kinematics));
         let ((), asleep) = timed(|| self.mark_fallen_asleep());
@@ -194,6 +194,7 @@ impl World {
             solve,
             solver: self.profile.solver,
             finalize,
+            continuous,
             sleep,
             sensors,
             events: hits + moves + asleep,

@@ -49,9 +49,9 @@ use prism::{
 const GOLDEN: [(&str, u64); 5] = [
     ("pyramid_20", 0x48dfe951e52d2f98),
     ("smash_40x30", 0xa2980d635b2ee013),
-    ("ragdoll_pile", 0x128dbc73c92de1f6),
+    ("ragdoll_pile", 0x139d88c7f2447539),
     ("machines", 0x04a4da9ded2a1f80),
-    ("sleep_and_wake", 0x792d7929f6b66d31),
+    ("sleep_and_wake", 0xdc345be2ac8095b8),
 ];
 
 /// FNV-1a (64 bit) over 32-bit words.

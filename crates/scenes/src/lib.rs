@@ -174,7 +174,8 @@ pub fn scene_info(name: &str) -> Option<SceneInfo> {
 
 /// The world settings a scene runs with: Box2D's benchmark method (its defaults, 60 Hz,
 /// gravity (0, −10) unless the scene says otherwise), with the scene's sleep flag, continuous
-/// collision off (Prism has none yet) and `workers` threads.
+/// collision off (the comparisons' default; the benchmark's `--continuous` turns it on) and
+/// `workers` threads.
 pub fn world_def(info: &SceneInfo, workers: u32) -> WorldDef {
     WorldDef {
         enable_sleep: info.enable_sleep,

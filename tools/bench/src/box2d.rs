@@ -12,7 +12,7 @@
 //! 10, push speed 3 m/s, joint hertz 60, joint damping ratio 2, slop 0.005, restitution
 //! threshold 1 m/s, maximum linear speed 400 m/s; friction mixed as `sqrt(f1·f2)`,
 //! restitution as `max`). We change only gravity, sleeping (per scene) and continuous
-//! collision, which is **off** unless `--continuous` is given (Prism has none yet).
+//! collision, which is **off** unless `--continuous` is given (in every engine alike).
 //! Contact recycling stays on (its default) unless `--no-recycling` is given: then the
 //! world's recycle distance is set to 0 (`b2World_SetContactRecycleDistance`, Box2D's
 //! world-wide switch; `b2BodyDef::enableContactRecycling` is the per-body one).

@@ -42,8 +42,9 @@ pub struct WorldSettings {
     pub sleep_enabled: bool,
     /// Worker threads, including the calling thread (≥ 1).
     pub threads: usize,
-    /// Continuous collision against static geometry (Box2D's `enableContinuous`). Off by
-    /// default: the comparisons run with it off until Prism has it.
+    /// Continuous collision against static geometry, and for bullets against every body
+    /// (Box2D's `enableContinuous`, Prism's `WorldDef::enable_continuous`). Off by default, as
+    /// in the scenes; `--continuous` turns it on in every engine.
     pub continuous: bool,
     /// Contact recycling: reusing a touching pair's manifold while the two bodies have barely
     /// moved relative to each other, instead of colliding the shapes again. On by default in

@@ -3,9 +3,8 @@
 //! Box2D and Rapier backends build.
 //!
 //! **Settings.** Prism's world defaults are Box2D's; the scene's gravity and
-//! sleep flag, the worker count, continuous collision as asked (Prism stores the flag but
-//! has no continuous collision yet, so it runs without it either way), and contact recycling
-//! as asked (`WorldDef::enable_contact_recycling`, on by default).
+//! sleep flag, the worker count, continuous collision as asked (`WorldDef::enable_continuous`),
+//! and contact recycling as asked (`WorldDef::enable_contact_recycling`, on by default).
 //!
 //! **Quality.** Penetration is the deepest overlap among the touching contacts' manifold points
 //! (`−separation`), as the other backends report it.
@@ -27,7 +26,7 @@ struct PrismEngine {
 }
 
 /// The phases and solver stages of a `StepProfile`, in step order.
-fn phases(profile: &StepProfile) -> [(&'static str, f32); 18] {
+fn phases(profile: &StepProfile) -> [(&'static str, f32); 19] {
     let solver = &profile.solver;
     [
         ("pairs", profile.pairs),
@@ -44,6 +43,7 @@ fn phases(profile: &StepProfile) -> [(&'static str, f32); 18] {
         ("  store_impulses", solver.store_impulses),
         ("  finalize", solver.finalize),
         ("finalize", profile.finalize),
+        ("  continuous", profile.continuous),
         ("sleep", profile.sleep),
         ("sensors", profile.sensors),
         ("events", profile.events),

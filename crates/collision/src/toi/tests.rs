@@ -9,7 +9,9 @@ use super::*;
 use crate::distance::{DistanceInput, shape_distance};
 use crate::hull::{make_box, make_polygon, make_square};
 use crate::shapes::{Segment, ShapeKind};
-use crate::test_support::{Uniform, assert_close, assert_vec_close, circle, placed, segment};
+use crate::test_support::{
+    Uniform, assert_close, assert_vec_close, circle, horizontal_capsule, placed, segment,
+};
 
 const TOLERANCE: f32 = 0.25 * LINEAR_SLOP;
 
@@ -258,6 +260,170 @@ fn overlapping_and_bad_input() {
     // A shorter interval clips the search.
     let out = shape_time_of_impact(&a, &still, &circle(0.2), &far, 0.3);
     assert_eq!((out.state, out.fraction), (ToiState::Separated, 0.3));
+}
+
+/// One analytic case: B translates straight down (from y = 2 to y = −2, one step) onto A,
+/// standing at the origin, and their core distance is `y − offset` while B is above A, so the
+/// impact window follows from the target for their radii.
+struct FallCase {
+    name: &'static str,
+    a: Shape,
+    b: Shape,
+    /// B's x position (constant during the fall).
+    x: f32,
+    /// The core distance is B's height minus this.
+    offset: f32,
+}
+
+impl FallCase {
+    fn check(&self) {
+        let still = Sweep::stationary(Transform::IDENTITY, Vec2::ZERO);
+        let fall = Sweep::between(
+            placed(self.x, 2.0, 0.0),
+            placed(self.x, -2.0, 0.0),
+            Vec2::ZERO,
+        );
+        let out = shape_time_of_impact(&self.a, &still, &self.b, &fall, 1.0);
+        let radii =
+            ShapeProxy::from_shape(&self.a).radius() + ShapeProxy::from_shape(&self.b).radius();
+        let target = LINEAR_SLOP.max(radii - LINEAR_SLOP);
+        // Height h = 2 − 4t; the cores are `target` apart at h = offset + target.
+        let time_at = |core: f32| (2.0 - self.offset - core) / 4.0;
+        assert_eq!(out.state, ToiState::Hit, "{}: {out:?}", self.name);
+        assert!(
+            out.fraction >= time_at(target + TOLERANCE) - 1e-6
+                && out.fraction <= time_at(target) + 1e-6,
+            "{}: t = {} outside [{}, {}]",
+            self.name,
+            out.fraction,
+            time_at(target + TOLERANCE),
+            time_at(target)
+        );
+        assert_vec_close(out.normal, v(0.0, 1.0), 1e-5, self.name);
+    }
+}
+
+/// Each kind of shape against the others, with times from the geometry: circles, capsules,
+/// segments, rounded and sharp polygons, and chain segments from their free side.
+#[test]
+fn each_shape_pair_meets_at_its_analytic_time() {
+    let capsule = horizontal_capsule(1.0, 0.1);
+    let upright = Shape::Capsule(crate::shapes::Capsule {
+        center1: v(0.0, -0.2),
+        center2: v(0.0, 0.2),
+        radius: 0.05,
+    });
+    let rounded = polygon(crate::hull::make_rounded_box(0.5, 0.5, 0.1).unwrap());
+    let small_rounded = polygon(crate::hull::make_rounded_box(0.3, 0.2, 0.05).unwrap());
+    let chain = Shape::ChainSegment(crate::shapes::ChainSegment {
+        ghost1: v(2.0, 0.0),
+        segment: Segment {
+            point1: v(1.0, 0.0),
+            point2: v(-1.0, 0.0),
+        },
+        ghost2: v(-2.0, 0.0),
+        chain_id: 0,
+    });
+    let line = segment(v(-1.0, 0.0), v(1.0, 0.0));
+    let square = polygon(make_square(0.5).unwrap());
+    let cases = [
+        // Centres in line: the core distance is the distance of the centres.
+        FallCase {
+            name: "circle-circle",
+            a: circle(0.3),
+            b: circle(0.2),
+            x: 0.0,
+            offset: 0.0,
+        },
+        // A point above a segment core: its height.
+        FallCase {
+            name: "capsule-circle",
+            a: capsule,
+            b: circle(0.2),
+            x: 0.3,
+            offset: 0.0,
+        },
+        // The upright capsule's lower centre is 0.2 below its origin.
+        FallCase {
+            name: "segment-capsule",
+            a: line,
+            b: upright,
+            x: 0.4,
+            offset: 0.2,
+        },
+        FallCase {
+            name: "capsule-capsule",
+            a: capsule,
+            b: upright,
+            x: -0.6,
+            offset: 0.2,
+        },
+        // Parallel faces: core tops at 0.5 (A) and bottoms 0.2 below B's origin.
+        FallCase {
+            name: "rounded-rounded",
+            a: rounded,
+            b: small_rounded,
+            x: 0.2,
+            offset: 0.7,
+        },
+        FallCase {
+            name: "square-capsule",
+            a: square,
+            b: upright,
+            x: 0.1,
+            offset: 0.7,
+        },
+        FallCase {
+            name: "rounded-circle",
+            a: rounded,
+            b: circle(0.1),
+            x: -0.3,
+            offset: 0.5,
+        },
+        FallCase {
+            name: "segment-rounded",
+            a: line,
+            b: small_rounded,
+            x: 0.0,
+            offset: 0.2,
+        },
+        // A chain segment whose free side is up stops shapes falling onto it.
+        FallCase {
+            name: "chain-circle",
+            a: chain,
+            b: circle(0.2),
+            x: 0.5,
+            offset: 0.0,
+        },
+        FallCase {
+            name: "chain-capsule",
+            a: chain,
+            b: upright,
+            x: -0.5,
+            offset: 0.2,
+        },
+        FallCase {
+            name: "chain-rounded",
+            a: chain,
+            b: small_rounded,
+            x: 0.1,
+            offset: 0.2,
+        },
+    ];
+    for case in &cases {
+        case.check();
+    }
+    // Rising from below, the chain's back, the same shapes pass through it.
+    let still = Sweep::stationary(Transform::IDENTITY, Vec2::ZERO);
+    let rise = Sweep::between(placed(0.1, -2.0, 0.0), placed(0.1, 2.0, 0.0), Vec2::ZERO);
+    for b in [circle(0.2), upright, small_rounded] {
+        let out = shape_time_of_impact(&chain, &still, &b, &rise, 1.0);
+        assert_eq!(
+            (out.state, out.fraction),
+            (ToiState::Separated, 1.0),
+            "{b:?}"
+        );
+    }
 }
 
 /// Random convex shapes on random sweeps with turning, checked by dense sampling: before the

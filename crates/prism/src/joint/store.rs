@@ -25,13 +25,14 @@
 //!   islands            a link between the islands of two dynamic bodies (ConstraintKey::joint)
 //! ```
 
-use crate::constraint_list::{Edge, ListNode, attach, detach};
+use crate::body::Body;
+use crate::constraint_list::{Edge, ListNode, attach, detach, edge_constraint, edge_side};
 use crate::contact::GraphPlace;
 use crate::joint::def::{JointBlueprint, JointDef};
 use crate::joint::events::JointBreakEvent;
 use crate::solver_set::{AWAKE_SET, DISABLED_SET};
 use crate::world::World;
-use core_soa::{Arena, JointId, Transform};
+use core_soa::{Arena, BodyId, JointId, NULL_INDEX, Transform};
 use island::ConstraintKey;
 use solver_simd::joint::{JointBody, JointConstraint};
 
@@ -190,21 +191,7 @@ impl World {
     /// Whether a joint between the two bodies forbids their shapes to collide: some joint
     /// connecting them has `collide_connected == false`. Walks the shorter joint list.
     pub(crate) fn joint_prevents_collision(&self, body_a: u32, body_b: u32) -> bool {
-        let count = |body| self.bodies.get_by_index(body).map_or(0, |b| b.joints.count);
-        let (walked, other) = if count(body_a) <= count(body_b) {
-            (body_a, body_b)
-        } else {
-            (body_b, body_a)
-        };
-        if count(walked) == 0 {
-            return false;
-        }
-        self.joints_of_body(walked).into_iter().any(|index| {
-            self.joints.arena.get_by_index(index).is_some_and(|joint| {
-                let ends = [joint.edges[0].body, joint.edges[1].body];
-                !joint.base.collide_connected && ends.contains(&other)
-            })
-        })
+        joint_forbids_collision(&self.bodies, &self.joints.arena, body_a, body_b)
     }
 
     /// Joins the islands of the joint's bodies when both are dynamic (both awake: creation
@@ -229,6 +216,38 @@ impl World {
             debug_assert!(unlinked.is_ok(), "unlink joint {index}: {unlinked:?}");
         }
     }
+}
+
+/// Whether some joint between the bodies at arena indices `body_a` and `body_b` has
+/// `collide_connected == false`, so that their shapes must not collide. Walks the shorter of
+/// the two joint lists in place (for passes that hold the arenas rather than the world).
+pub(crate) fn joint_forbids_collision(
+    bodies: &Arena<Body, BodyId>,
+    joints: &Arena<JointRecord, JointId>,
+    body_a: u32,
+    body_b: u32,
+) -> bool {
+    let head = |body| bodies.get_by_index(body).map(|b| b.joints);
+    let (Some(head_a), Some(head_b)) = (head(body_a), head(body_b)) else {
+        return false;
+    };
+    let (walked, other) = if head_a.count <= head_b.count {
+        (head_a, body_b)
+    } else {
+        (head_b, body_a)
+    };
+    let mut key = walked.first;
+    while key != NULL_INDEX {
+        let Some(joint) = joints.get_by_index(edge_constraint(key)) else {
+            return false;
+        };
+        let ends = [joint.edges[0].body, joint.edges[1].body];
+        if !joint.base.collide_connected && ends.contains(&other) {
+            return true;
+        }
+        key = joint.edges[edge_side(key) as usize].next;
+    }
+    false
 }
 
 #[cfg(test)]

@@ -384,6 +384,7 @@ impl Runner {
             angular_damping: spec.angular_damping,
             gravity_scale: spec.gravity_scale,
             fixed_rotation: spec.fixed_rotation,
+            is_bullet: spec.is_bullet,
             user_data: 7,
             enable_sleep: spec.enable_sleep,
             sleep_threshold: spec.sleep_threshold,
