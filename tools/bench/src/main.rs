@@ -8,6 +8,8 @@
 //!             --engine prism,box2d,rapier  --no-recycling  --json  --csv DIR  --list
 //! prism-bench --scene scale --engine prism,box2d --threads 1,2 --curve scale.csv
 //! prism-bench --soak 1000000                        # churn run, memory and slots
+//! prism-bench --scene tumbler --render tumbler.gif   # a picture: PNG or animated GIF
+//! prism-bench plot --csv DIR --out chart.svg         # the CSVs as a bar chart
 //! ```
 //!
 //! **Benchmark scenes** (`all`): for every scene and thread count, each repeat runs every
@@ -35,12 +37,18 @@
 //! steps, sampling its bytes and counters, and saying whether they stop growing after the
 //! warm-up ([`soak`], [`soak_report`]); it exits with failure if they do not.
 //!
+//! **Pictures** (`--render FILE`): one scene run on Prism and drawn through its debug draw
+//! into a PNG or an animated GIF ([`render`]). **Plots** (`plot`): the CSVs that `--csv`
+//! wrote, as an SVG bar chart of milliseconds per step ([`plot`]).
+//!
 //! On a terminal a progress bar (scene, engine, threads, repeat) runs on standard error during
 //! long runs; with `--json`, or with output redirected, nothing but the results is written
 //! ([`progress`]).
 //!
-//! Box2D and Rapier are compiled in by cargo feature `compare`; the Prism backend always. Arguments are parsed by hand and JSON is written by hand, to keep the default
-//! build free of dependencies.
+//! Box2D and Rapier are compiled in by cargo feature `compare`; the Prism backend always.
+//! Arguments are parsed and JSON and SVG written by hand, to keep the dependencies few: the
+//! default build adds only a progress bar (indicatif), a rasteriser with PNG output
+//! (tiny-skia) and a GIF encoder (gif).
 
 mod alloc_count;
 mod curve;
@@ -50,6 +58,7 @@ mod engine_tests;
 mod gif_palette;
 #[cfg_attr(not(feature = "compare"), allow(dead_code))]
 mod group_bits;
+mod plot;
 mod progress;
 mod report;
 mod runner;
@@ -106,7 +115,10 @@ usage: prism-bench [options]
   --size N | WxH   image size in pixels, 16 to 4096 a side (default: 320)
   --view x0,y0,x1,y1  world box to show, metres (default: fitted to the moving bodies)
   --list           list the scenes and exit
-  --help           print this help";
+  --help           print this help
+prism-bench plot --csv DIR --out FILE.svg [--steps N]
+                   the CSVs of --csv DIR as an SVG bar chart of ms/step by scene and
+                   engine, one panel per thread count";
 
 /// The parsed command line.
 #[derive(Clone, Debug, PartialEq)]
@@ -548,6 +560,15 @@ fn render(path: &std::path::Path, options: &Options) -> Result<(), BenchError> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "plot") {
+        return match plot::run(&args[1..]).and_then(|summary| emit(&summary)) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("prism-bench: {error}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let result = parse_args(&args).and_then(|options| {
         if options.help {
             emit(USAGE)
