@@ -71,7 +71,9 @@ pub enum DrawState {
     Disabled,
     /// The shape is a sensor.
     Sensor,
+    /// A static body.
     Static,
+    /// A kinematic body.
     Kinematic,
     /// A dynamic body in the awake set.
     Awake,
@@ -82,11 +84,17 @@ pub enum DrawState {
 /// The colours [`World::draw`] uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DrawColors {
+    /// Shapes of disabled bodies.
     pub disabled: Color,
+    /// Sensor shapes.
     pub sensor: Color,
+    /// Shapes of static bodies.
     pub static_body: Color,
+    /// Shapes of kinematic bodies.
     pub kinematic: Color,
+    /// Shapes of awake dynamic bodies.
     pub awake: Color,
+    /// Shapes of sleeping dynamic bodies.
     pub asleep: Color,
     /// Joint lines.
     pub joint: Color,
@@ -100,6 +108,7 @@ pub struct DrawColors {
     pub contact_added: Color,
     /// Contact points that persisted from the last step.
     pub contact_persisted: Color,
+    /// Contact normals.
     pub contact_normal: Color,
 }
 
@@ -159,6 +168,7 @@ pub struct DrawOptions {
     pub normal_length: f32,
     /// Size of a drawn contact point, in the renderer's units (pixels; default 5).
     pub point_size: f32,
+    /// The colours of everything drawn (default: Box2D's).
     pub colors: DrawColors,
 }
 
@@ -199,7 +209,8 @@ impl DrawOptions {
             if view.min.x > view.max.x || view.min.y > view.max.y {
                 return Err(PrismError::OutOfRange {
                     field: "DrawOptions::view",
-                    value: (view.max - view.min).x.min((view.max - view.min).y),
+                    // The negative extent: width or height, whichever is smaller.
+                    value: (view.max.x - view.min.x).min(view.max.y - view.min.y),
                     requirement: "a box with min ≤ max on both axes (width and height ≥ 0)",
                 });
             }

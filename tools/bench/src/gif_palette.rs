@@ -51,6 +51,7 @@ impl Palette {
         self.entries.iter().flatten().copied().collect()
     }
 
+    /// The number of entries.
     #[cfg(test)]
     pub fn len(&self) -> usize {
         self.entries.len()

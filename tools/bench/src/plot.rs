@@ -31,9 +31,13 @@ usage: prism-bench plot --csv DIR --out FILE.svg [--steps N]
 /// One bar: an engine on a scene at a thread count.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Bar {
+    /// The engine's directory name (`prism`, `box2d`, `rapier`).
     pub engine: String,
+    /// The scene's file name without `.csv`.
     pub scene: String,
+    /// Worker threads of the run.
     pub threads: usize,
+    /// Milliseconds per timed step.
     pub ms_per_step: f64,
 }
 

@@ -42,7 +42,9 @@ pub const BACKGROUND: u32 = 0x1E1E23;
 pub struct RenderOptions {
     /// `.png` (one frame, the last step) or `.gif` (an animation).
     pub path: PathBuf,
+    /// Image width in pixels.
     pub width: u32,
+    /// Image height in pixels.
     pub height: u32,
     /// A GIF frame every this many steps.
     pub frame_stride: usize,
@@ -53,8 +55,11 @@ pub struct RenderOptions {
 /// What a render wrote.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RenderSummary {
+    /// Frames written (1 for a PNG).
     pub frames: usize,
+    /// Size of the file written.
     pub bytes: u64,
+    /// The world box the run showed (given or fitted).
     pub view: Aabb,
 }
 
@@ -114,7 +119,9 @@ pub struct Viewport {
     pub scale: f32,
     /// The world point at the image's centre.
     pub center: Vec2,
+    /// Image width in pixels.
     pub width: u32,
+    /// Image height in pixels.
     pub height: u32,
 }
 
@@ -148,7 +155,9 @@ impl Viewport {
 
 /// A pixmap that `World::draw` paints into.
 pub struct Canvas {
+    /// The image, opaque RGBA.
     pub pixmap: Pixmap,
+    /// Where the world lands in it.
     pub viewport: Viewport,
 }
 
