@@ -99,6 +99,14 @@
 //!   move_character             the two combined into Box2D v3.1's character move
 //! ```
 //!
+//! ## Drawing
+//!
+//! [`World::draw`] hands the world to a renderer, a [`DebugDraw`] implementation, as coloured
+//! primitives in world coordinates: shapes coloured by their body's state (static, kinematic,
+//! awake, asleep, disabled, sensor), joints, broadphase boxes, centres of mass, contact points
+//! and normals. [`DrawOptions`] chooses the kinds and an optional view box that culls the rest
+//! (`debug_draw.rs`). `prism-bench --render` uses it to turn a scene into a PNG or a GIF.
+//!
 //! ## Editing between steps
 //!
 //! Besides creating and destroying: body pose, velocity, forces and impulses
@@ -222,6 +230,7 @@ mod broadphase;
 mod constraint_list;
 mod contact;
 mod continuous;
+mod debug_draw;
 mod def;
 mod error;
 mod events;
@@ -256,6 +265,7 @@ mod validate;
 mod world;
 
 pub use contact::ContactData;
+pub use debug_draw::{Color, DebugDraw, DrawColors, DrawOptions, DrawState};
 pub use def::{BodyDef, Filter, QueryFilter, ShapeDef, WorldDef};
 pub use error::{IdKind, PrismError};
 pub use events::{ContactBeginTouchEvent, ContactEndTouchEvent, ContactEvents};

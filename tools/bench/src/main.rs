@@ -8,6 +8,8 @@
 //!             --engine prism,box2d,rapier  --no-recycling  --json  --csv DIR  --list
 //! prism-bench --scene scale --engine prism,box2d --threads 1,2 --curve scale.csv
 //! prism-bench --soak 1000000                        # churn run, memory and slots
+//! prism-bench --scene tumbler --render tumbler.gif   # a picture: PNG or animated GIF
+//! prism-bench plot --csv DIR --out chart.svg         # the CSVs as a bar chart
 //! ```
 //!
 //! **Benchmark scenes** (`all`): for every scene and thread count, each repeat runs every
@@ -35,20 +37,28 @@
 //! steps, sampling its bytes and counters, and saying whether they stop growing after the
 //! warm-up ([`soak`], [`soak_report`]); it exits with failure if they do not.
 //!
+//! **Pictures** (`--render FILE`): one scene run on Prism and drawn through its debug draw
+//! into a PNG or an animated GIF ([`render`]). **Plots** (`plot`): the CSVs that `--csv`
+//! wrote, as an SVG bar chart of milliseconds per step ([`plot`]).
+//!
 //! On a terminal a progress bar (scene, engine, threads, repeat) runs on standard error during
 //! long runs; with `--json`, or with output redirected, nothing but the results is written
 //! ([`progress`]).
 //!
-//! Box2D and Rapier are compiled in by cargo feature `compare`; the Prism backend always. Arguments are parsed by hand and JSON is written by hand, to keep the default
-//! build free of dependencies.
+//! Box2D and Rapier are compiled in by cargo feature `compare`; the Prism backend always.
+//! Arguments are parsed and JSON and SVG written by hand, to keep the dependencies few: the
+//! default build adds only a progress bar (indicatif), a rasteriser with PNG output
+//! (tiny-skia) and a GIF encoder (gif).
 
 mod alloc_count;
 mod curve;
 mod engine;
 #[cfg(all(test, feature = "compare"))]
 mod engine_tests;
+mod gif_palette;
 #[cfg_attr(not(feature = "compare"), allow(dead_code))]
 mod group_bits;
+mod plot;
 mod progress;
 mod report;
 mod runner;
@@ -62,6 +72,7 @@ mod box2d;
 mod prism_engine;
 #[cfg(feature = "compare")]
 mod rapier;
+mod render;
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -97,8 +108,17 @@ usage: prism-bench [options]
   --soak STEPS     instead of scenes: churn bodies, shapes and joints in a Prism world for
                    STEPS steps (sleep on, once per --threads count) and report whether its
                    memory and slot use stop growing after warm-up (failure if not)
+  --render FILE    instead of timing: run one scene on Prism and draw it into FILE, a .png
+                   (the last step) or an animated .gif (see --frame-stride); --steps
+                   sets the step count, the first --threads value the worker count
+  --frame-stride N a GIF frame every N steps (default: 2)
+  --size N | WxH   image size in pixels, 16 to 4096 a side (default: 320)
+  --view x0,y0,x1,y1  world box to show, metres (default: fitted to the moving bodies)
   --list           list the scenes and exit
-  --help           print this help";
+  --help           print this help
+prism-bench plot --csv DIR --out FILE.svg [--steps N]
+                   the CSVs of --csv DIR as an SVG bar chart of ms/step by scene and
+                   engine, one panel per thread count";
 
 /// The parsed command line.
 #[derive(Clone, Debug, PartialEq)]
@@ -114,6 +134,10 @@ struct Options {
     csv_dir: Option<PathBuf>,
     curve: Option<PathBuf>,
     soak_steps: Option<usize>,
+    render: Option<PathBuf>,
+    frame_stride: usize,
+    size: (u32, u32),
+    view: Option<prism::Aabb>,
     list: bool,
     help: bool,
 }
@@ -132,6 +156,10 @@ impl Default for Options {
             csv_dir: None,
             curve: None,
             soak_steps: None,
+            render: None,
+            frame_stride: 2,
+            size: (320, 320),
+            view: None,
             list: false,
             help: false,
         }
@@ -195,6 +223,10 @@ fn parse_args(args: &[String]) -> Result<Options, BenchError> {
                 | "--csv"
                 | "--curve"
                 | "--soak"
+                | "--render"
+                | "--frame-stride"
+                | "--size"
+                | "--view"
         );
         let value = if !takes_value {
             if inline_value.is_some() {
@@ -236,6 +268,10 @@ fn apply_flag(options: &mut Options, flag: &str, value: &str) -> Result<(), Benc
         "--csv" => options.csv_dir = Some(PathBuf::from(value)),
         "--curve" => options.curve = Some(PathBuf::from(value)),
         "--soak" => options.soak_steps = Some(parse_count("--soak", value, 2)?),
+        "--render" => options.render = Some(PathBuf::from(value)),
+        "--frame-stride" => options.frame_stride = parse_count("--frame-stride", value, 1)?,
+        "--size" => options.size = render::parse_size(value)?,
+        "--view" => options.view = Some(render::parse_view(value)?),
         "--json" => options.json = true,
         "--stages" => options.stages = true,
         "--continuous" => options.engine.continuous = true,
@@ -489,13 +525,57 @@ fn soak(steps: usize, options: &Options) -> Result<(), BenchError> {
     }
 }
 
+/// Draws one scene into a PNG or GIF (`--render`).
+fn render(path: &std::path::Path, options: &Options) -> Result<(), BenchError> {
+    let [spec] = options.scenes[..] else {
+        return Err(BenchError::new(
+            "--render draws one scene: name it with --scene",
+        ));
+    };
+    let render_options = render::RenderOptions {
+        path: path.to_path_buf(),
+        width: options.size.0,
+        height: options.size.1,
+        frame_stride: options.frame_stride,
+        view: options.view,
+    };
+    let steps = options.steps.unwrap_or(spec.steps);
+    let threads = options.threads[0];
+    let summary = render::render_scene(&spec, steps, threads, options.engine, &render_options)?;
+    let view = summary.view;
+    emit(&format!(
+        "{}: {} after {steps} steps, {} frame(s), {}×{} px, {} bytes, view ({:.2}, {:.2})–({:.2}, {:.2}) m",
+        spec.name,
+        path.display(),
+        summary.frames,
+        options.size.0,
+        options.size.1,
+        summary.bytes,
+        view.min.x,
+        view.min.y,
+        view.max.x,
+        view.max.y
+    ))
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "plot") {
+        return match plot::run(&args[1..]).and_then(|summary| emit(&summary)) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("prism-bench: {error}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let result = parse_args(&args).and_then(|options| {
         if options.help {
             emit(USAGE)
         } else if options.list {
             list_scenes()
+        } else if let Some(path) = &options.render {
+            render(path, &options)
         } else if let Some(steps) = options.soak_steps {
             soak(steps, &options)
         } else {
@@ -545,6 +625,17 @@ mod tests {
         assert!(options.engine.contact_recycling);
         assert_eq!(options.csv_dir, Some(PathBuf::from("out")));
         assert_eq!((options.curve.clone(), options.soak_steps), (None, None));
+        let options = parse_args(&args(
+            "--scene tumbler --render t.gif --frame-stride 3 --size 200x100 --view=-1,-2,3,4",
+        ))
+        .unwrap();
+        assert_eq!(options.render, Some(PathBuf::from("t.gif")));
+        assert_eq!((options.frame_stride, options.size), (3, (200, 100)));
+        let view = options.view.unwrap();
+        assert_eq!(
+            (view.min.x, view.min.y, view.max.x, view.max.y),
+            (-1.0, -2.0, 3.0, 4.0)
+        );
         let options = parse_args(&args("--soak 1000000 --threads 2 --curve=c.csv")).unwrap();
         assert_eq!(options.soak_steps, Some(1_000_000));
         assert_eq!(options.curve, Some(PathBuf::from("c.csv")));
@@ -600,6 +691,9 @@ mod tests {
             ("--json=yes", "--json takes no value"),
             ("--soak 1", "--soak expects an integer ≥ 2"),
             ("--curve", "--curve expects a value"),
+            ("--frame-stride 0", "--frame-stride expects an integer ≥ 1"),
+            ("--size 5", "--size expects N or WxH"),
+            ("--view 1,2", "--view expects x0,y0,x1,y1"),
         ];
         for (text, message) in cases {
             let error = parse_args(&args(text)).unwrap_err();
