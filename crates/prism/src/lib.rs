@@ -239,6 +239,8 @@ mod move_events;
 mod mover;
 mod narrowphase;
 mod overlap;
+mod particle_collider;
+mod particle_world;
 mod profile;
 mod query;
 mod ray;
@@ -268,6 +270,7 @@ pub use joint::{
 };
 pub use move_events::BodyMoveEvent;
 pub use mover::{CharacterMove, MoverPlane};
+pub use particle_world::ParticleSystemId;
 pub use profile::{Counters, StepProfile};
 pub use query::CastControl;
 pub use ray::RayResult;
@@ -277,6 +280,8 @@ pub use sleep::{BodyEvents, BodySleepEvent, BodyWakeEvent};
 pub use world::World;
 
 pub use ::island::IslandId;
+/// Particle systems, cloth and implicit constraints (see "Particles and cloth" above).
+pub use ::particles;
 pub use collision::chain::ChainError;
 pub use collision::hull::{
     HullError, MIN_HALF_EXTENT, check_polygon, make_box, make_offset_box, make_polygon,
