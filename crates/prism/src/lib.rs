@@ -193,6 +193,30 @@
 //! sweep of the same pass writes, run in fixed chunks, and give the same bits for any worker
 //! count; [`StepProfile::continuous`] times them (`continuous.rs`).
 //!
+//! ## Particles and cloth
+//!
+//! Besides rigid bodies a world owns particle systems (the `particles` crate, re-exported as
+//! [`particles`]): particles with forces and springs, implicit constraints `C(x) = 0` — rods,
+//! pins to points or to points of bodies, beads on circles and lines, user constraints — whose
+//! forces are found at once by a conjugate-gradient solve of `J W Jᵀ λ = …` or sweep by sweep
+//! by PGS, parametric beads, and cloth grids. They are created and edited through the World
+//! with [`ParticleSystemId`]s and the particles crate's own ids
+//! ([`World::create_particle_system`], [`World::create_cloth`], [`World::create_body_anchor`],
+//! …), with [`PrismError`] on bad input, and read back with [`World::particle_system`].
+//!
+//! The step's last phase, *particles* (`particle_world.rs`), advances every system by `dt`
+//! once the bodies have moved: anchors on bodies are placed on them, particles collide as
+//! circles of their system's radius with every shape kind, with friction, through the
+//! broadphase trees (`particle_collider.rs`), and the impulses the particles exchange with
+//! bodies — contacts and pins — act on the bodies as forces in their next step (two-way
+//! coupling: a cloth resting on a box weighs on the box's ground contact), waking a sleeping
+//! body only if they would move it. A body is infinitely heavy within the particle step, so a
+//! body should be much heavier than the particles leaning on one point of it. The phase is
+//! timed in [`StepProfile::particles`] with the systems' own figures (CG iterations and
+//! residual, PGS sweeps, contacts, the largest constraint error) in
+//! [`StepProfile::particle_figures`], and runs in the world's pool in fixed chunks, bitwise
+//! equal for any worker count. A world without particle systems steps exactly as before.
+//!
 //! ## Example
 //!
 //! ```
