@@ -542,6 +542,76 @@ fn particle_pinned_to_a_moving_body_follows_it_and_pulls_on_a_dynamic_one() {
     assert!((fall - expected).abs() < 0.03 * expected);
 }
 
+#[test]
+fn particles_rest_on_every_shape_kind() {
+    let mut world = world(1);
+    let radius = 0.02;
+    let system = world
+        .create_particle_system(&SystemDef {
+            particle_radius: radius,
+            ..system_def(Integrator::SymplecticEuler)
+        })
+        .unwrap();
+    let def = ShapeDef::default();
+    // Each shape on a static body at (x, 0), with the height of its top above the body.
+    let mut tops = Vec::new();
+    let place = |world: &mut World, x: f32| {
+        world
+            .create_body(&BodyDef::fixed_at(Vec2::new(x, 0.0)))
+            .unwrap()
+    };
+    let body = place(&mut world, 0.0);
+    let circle = prism::Circle {
+        center: Vec2::ZERO,
+        radius: 0.5,
+    };
+    world.create_circle_shape(body, &def, &circle).unwrap();
+    tops.push((0.0, 0.5, "circle"));
+    let body = place(&mut world, 10.0);
+    let capsule = prism::Capsule {
+        center1: Vec2::new(-0.5, 0.0),
+        center2: Vec2::new(0.5, 0.0),
+        radius: 0.25,
+    };
+    world.create_capsule_shape(body, &def, &capsule).unwrap();
+    tops.push((10.0, 0.25, "capsule"));
+    let body = place(&mut world, 20.0);
+    let rounded = prism::make_rounded_box(0.5, 0.25, 0.1).unwrap();
+    world.create_polygon_shape(body, &def, &rounded).unwrap();
+    tops.push((20.0, 0.35, "rounded box"));
+    let body = place(&mut world, 30.0);
+    let segment = prism::Segment {
+        point1: Vec2::new(-1.0, 0.0),
+        point2: Vec2::new(1.0, 0.0),
+    };
+    world.create_segment_shape(body, &def, &segment).unwrap();
+    tops.push((30.0, 0.0, "segment"));
+    let particles: Vec<ParticleId> = tops
+        .iter()
+        .map(|&(x, top, _)| {
+            let def = ParticleDef::new(Vec2::new(x, top + 0.3), 0.01);
+            world.create_particle(system, &def).unwrap()
+        })
+        .collect();
+    for _ in 0..steps(2.0) {
+        world.step(DT, SUBSTEPS).unwrap();
+    }
+    for (&particle, &(x, top, name)) in particles.iter().zip(&tops) {
+        let at = world.particle_position(system, particle).unwrap();
+        let speed = world.particle_velocity(system, particle).unwrap().length();
+        let gap = at.y - top - radius;
+        println!(
+            "particle on a {name}: {:.2} mm from touching, {speed:.1e} m/s",
+            1000.0 * gap
+        );
+        assert!(gap.abs() < 2.0e-3, "{name}: gap {gap}");
+        assert!(
+            (at.x - x).abs() < 1.0e-3 && speed < 1.0e-2,
+            "{name}: at rest on the top"
+        );
+    }
+}
+
 /// Every particle's position and velocity and the bodies' poses as bits.
 fn fingerprint(world: &World, system: ParticleSystemId, bodies: &[BodyId]) -> Vec<u32> {
     let mut bits = Vec::new();
