@@ -19,6 +19,14 @@
 //! given the sweeps that cost the same constraint-solve time per step — found from two
 //! calibration runs at 4 and 16 sweeps (a fixed cost plus a cost per sweep) — and reports the
 //! error each reaches: what an iterative solver buys per millisecond.
+//!
+//! Measured (release build, 120 steps, on a shared two-core machine so loaded that wall times
+//! varied by a factor of two between runs): the global solve, CG capped at 50 iterations per
+//! solve (702 per step), does not converge on this net and ends with rods off by up to
+//! 0.15 m (mean of the per-step largest error 0.08 m), at 1.4 to 2.3 s per step; PGS given
+//! the same solve time (136 sweeps per substep) ends within 4.4 mm (mean 3.6 mm), and at its
+//! default 8 sweeps, in a fifth of the time, within 2.1 cm. The global solve's figures are
+//! the same bits on one and two workers.
 
 use std::time::Instant;
 
