@@ -25,6 +25,8 @@ pub enum IdKind {
     Body,
     Shape,
     Joint,
+    /// A [`crate::ParticleSystemId`].
+    ParticleSystem,
 }
 
 impl fmt::Display for IdKind {
@@ -33,6 +35,7 @@ impl fmt::Display for IdKind {
             IdKind::Body => "body",
             IdKind::Shape => "shape",
             IdKind::Joint => "joint",
+            IdKind::ParticleSystem => "particle system",
         })
     }
 }
@@ -72,6 +75,10 @@ pub enum PrismError {
     /// A joint that cannot be made or set as asked: `field` names the setting or body,
     /// `reason` says what is wrong with it.
     InvalidJoint { field: String, reason: String },
+    /// A particle-system call the particles crate refused beyond a bad number: a stale
+    /// particle, spring, constraint, anchor or force-field id, a constraint that cannot be
+    /// built, or settings that do not go together (the error names the field).
+    Particles(particles::ParticleError),
 }
 
 impl fmt::Display for PrismError {
@@ -111,6 +118,7 @@ impl fmt::Display for PrismError {
             PrismError::InvalidJoint { field, reason } => {
                 write!(f, "invalid joint: `{field}` {reason}")
             }
+            PrismError::Particles(error) => write!(f, "particles: {error}"),
         }
     }
 }
@@ -120,6 +128,7 @@ impl std::error::Error for PrismError {
         match self {
             PrismError::DegeneratePolygon(error) => Some(error),
             PrismError::InvalidChain(error) => Some(error),
+            PrismError::Particles(error) => Some(error),
             _ => None,
         }
     }

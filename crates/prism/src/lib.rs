@@ -201,6 +201,30 @@
 //! sweep of the same pass writes, run in fixed chunks, and give the same bits for any worker
 //! count; [`StepProfile::continuous`] times them (`continuous.rs`).
 //!
+//! ## Particles and cloth
+//!
+//! Besides rigid bodies a world owns particle systems (the `particles` crate, re-exported as
+//! [`particles`]): particles with forces and springs, implicit constraints `C(x) = 0` — rods,
+//! pins to points or to points of bodies, beads on circles and lines, user constraints — whose
+//! forces are found at once by a conjugate-gradient solve of `J W Jᵀ λ = …` or sweep by sweep
+//! by PGS, parametric beads, and cloth grids. They are created and edited through the World
+//! with [`ParticleSystemId`]s and the particles crate's own ids
+//! ([`World::create_particle_system`], [`World::create_cloth`], [`World::create_body_anchor`],
+//! …), with [`PrismError`] on bad input, and read back with [`World::particle_system`].
+//!
+//! The step's last phase, *particles* (`particle_world.rs`), advances every system by `dt`
+//! once the bodies have moved: anchors on bodies are placed on them, particles collide as
+//! circles of their system's radius with every shape kind, with friction, through the
+//! broadphase trees (`particle_collider.rs`), and the impulses the particles exchange with
+//! bodies — contacts and pins — act on the bodies as forces in their next step (two-way
+//! coupling: a cloth resting on a box weighs on the box's ground contact), waking a sleeping
+//! body only if they would move it. A body is infinitely heavy within the particle step, so a
+//! body should be much heavier than the particles leaning on one point of it. The phase is
+//! timed in [`StepProfile::particles`] with the systems' own figures (CG iterations and
+//! residual, PGS sweeps, contacts, the largest constraint error) in
+//! [`StepProfile::particle_figures`], and runs in the world's pool in fixed chunks, bitwise
+//! equal for any worker count. A world without particle systems steps exactly as before.
+//!
 //! ## Example
 //!
 //! ```
@@ -248,6 +272,8 @@ mod move_events;
 mod mover;
 mod narrowphase;
 mod overlap;
+mod particle_collider;
+mod particle_world;
 mod profile;
 mod query;
 mod ray;
@@ -278,6 +304,7 @@ pub use joint::{
 };
 pub use move_events::BodyMoveEvent;
 pub use mover::{CharacterMove, MoverPlane};
+pub use particle_world::ParticleSystemId;
 pub use profile::{Counters, StepProfile};
 pub use query::CastControl;
 pub use ray::RayResult;
@@ -287,6 +314,8 @@ pub use sleep::{BodyEvents, BodySleepEvent, BodyWakeEvent};
 pub use world::World;
 
 pub use ::island::IslandId;
+/// Particle systems, cloth and implicit constraints (see "Particles and cloth" above).
+pub use ::particles;
 pub use collision::chain::ChainError;
 pub use collision::hull::{
     HullError, MIN_HALF_EXTENT, check_polygon, make_box, make_offset_box, make_polygon,

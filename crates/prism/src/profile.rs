@@ -61,6 +61,12 @@ pub struct StepProfile {
     pub sensors: f32,
     /// Hit events and body move events.
     pub events: f32,
+    /// The particle systems' step: contacts with the shapes, forces, constraint solves,
+    /// integration, and the reactions handed to the bodies.
+    pub particles: f32,
+    /// The particle systems' own figures, combined over the systems: phase times, CG solves,
+    /// iterations and the largest residual, PGS sweeps, contacts, the largest constraint error.
+    pub particle_figures: particles::ParticleProfile,
     /// The whole step.
     pub total: f32,
 }

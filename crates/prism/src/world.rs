@@ -33,6 +33,7 @@ use crate::hooks::Hooks;
 use crate::island::Islands;
 use crate::joint::JointStore;
 use crate::move_events::BodyMoveEvent;
+use crate::particle_world::ParticleSystems;
 use crate::profile::{Counters, StepProfile, elapsed_ms, timed, zone};
 use crate::sensor::Sensors;
 use crate::shape::ShapeRecord;
@@ -76,6 +77,8 @@ pub struct World {
     pub(crate) solver: ContactSolver,
     /// The `worker_count` threads the step runs on.
     pub(crate) thread_pool: Arc<rayon::ThreadPool>,
+    /// Particle systems and cloth (`particle_world.rs`).
+    pub(crate) particles: ParticleSystems,
     /// The next id stamped into a chain's segments.
     pub(crate) next_chain_id: u32,
     /// A broken invariant the step found (feature `validate`).
@@ -114,6 +117,7 @@ impl World {
             profile: StepProfile::default(),
             solver: ContactSolver::new(),
             thread_pool,
+            particles: ParticleSystems::default(),
             next_chain_id: 0,
             #[cfg(feature = "validate")]
             corruption: None,
@@ -162,6 +166,7 @@ impl World {
         self.sensors.pause();
         self.move_events.clear();
         self.diverged.clear();
+        self.particles.pause();
         self.joints.break_events.clear();
         self.profile = StepProfile::default();
     }
@@ -186,6 +191,7 @@ impl World {
         let ((), sleep) = timed(|| self.update_sleep(&moving_kinematics));
         let ((), asleep) = timed(|| self.mark_fallen_asleep());
         let ((), sensors) = timed(|| self.overlap_sensors());
+        let (particle_figures, particles) = timed(|| self.step_particles(dt));
 
         self.profile = StepProfile {
             pairs,
@@ -198,6 +204,8 @@ impl World {
             sleep,
             sensors,
             events: hits + moves + asleep,
+            particles,
+            particle_figures,
             total: elapsed_ms(start),
         };
         self.diverged = diverged;

@@ -10,6 +10,7 @@
 //! prism-bench --soak 1000000                        # churn run, memory and slots
 //! prism-bench --scene tumbler --render tumbler.gif   # a picture: PNG or animated GIF
 //! prism-bench plot --csv DIR --out chart.svg         # the CSVs as a bar chart
+//! prism-bench --scene cloth --threads 1,2 --solver global|pgs|compare
 //! ```
 //!
 //! **Benchmark scenes** (`all`): for every scene and thread count, each repeat runs every
@@ -33,6 +34,12 @@
 //! the curve of step time and bytes per body against the body count ([`curve`]) and writes it
 //! as CSV.
 //!
+//! **Cloth** (`--scene cloth`): a 128 × 128 cloth falling onto a box and circles, in Prism
+//! only (particle systems have no counterpart in the other engines, which print "n/a"); one
+//! row per run with ms/step, particle and constraint counts, CG iterations per step and the
+//! largest constraint error; `--solver compare` sets the global solve against PGS at equal
+//! solve time ([`cloth`]).
+//!
 //! **Soak** (`--soak STEPS`): a Prism world churning bodies, shapes and joints for that many
 //! steps, sampling its bytes and counters, and saying whether they stop growing after the
 //! warm-up ([`soak`], [`soak_report`]); it exits with failure if they do not.
@@ -51,6 +58,7 @@
 //! (tiny-skia) and a GIF encoder (gif).
 
 mod alloc_count;
+mod cloth;
 mod curve;
 mod engine;
 #[cfg(all(test, feature = "compare"))]
@@ -78,6 +86,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use cloth::ClothSolver;
 use engine::{BenchError, EngineFactory, EngineOptions, engine_factory};
 use progress::Progress;
 use report::Row;
@@ -92,7 +101,11 @@ const USAGE: &str = "\
 usage: prism-bench [options]
   --scene LIST     scenes to run, comma-separated; `all` is the benchmark scenes,
                    `validation` the validation scenes, `scale` the scale scenes
-                   (10k, 100k and 1M bodies) (default: all)
+                   (10k, 100k and 1M bodies), `cloth` the cloth scene (Prism's
+                   particle systems; other engines print n/a) (default: all)
+  --solver S       the cloth's constraint solver: global, pgs, or compare (global,
+                   then PGS at the same solve time) (default: global)
+  --pgs-iterations N  PGS sweeps per substep for --solver pgs (default: 8)
   --engine LIST    engines: prism, box2d, rapier (default: prism)
   --threads LIST   worker thread counts, comma-separated (default: 1)
   --steps N        steps per run, at least 2 (default: each scene's own count)
@@ -138,6 +151,10 @@ struct Options {
     frame_stride: usize,
     size: (u32, u32),
     view: Option<prism::Aabb>,
+    /// Run the cloth scene (`--scene cloth`).
+    cloth: bool,
+    solver: ClothSolver,
+    pgs_iterations: u32,
     list: bool,
     help: bool,
 }
@@ -160,6 +177,9 @@ impl Default for Options {
             frame_stride: 2,
             size: (320, 320),
             view: None,
+            cloth: false,
+            solver: ClothSolver::Global,
+            pgs_iterations: 8,
             list: false,
             help: false,
         }
@@ -227,6 +247,8 @@ fn parse_args(args: &[String]) -> Result<Options, BenchError> {
                 | "--frame-stride"
                 | "--size"
                 | "--view"
+                | "--solver"
+                | "--pgs-iterations"
         );
         let value = if !takes_value {
             if inline_value.is_some() {
@@ -244,7 +266,10 @@ fn parse_args(args: &[String]) -> Result<Options, BenchError> {
         apply_flag(&mut options, flag, &value)?;
         i += 1;
     }
-    if options.engines.is_empty() || options.threads.is_empty() || options.scenes.is_empty() {
+    if options.engines.is_empty()
+        || options.threads.is_empty()
+        || (options.scenes.is_empty() && !options.cloth)
+    {
         return Err(BenchError::new(
             "--scene, --engine and --threads need at least one item",
         ));
@@ -254,7 +279,16 @@ fn parse_args(args: &[String]) -> Result<Options, BenchError> {
 
 fn apply_flag(options: &mut Options, flag: &str, value: &str) -> Result<(), BenchError> {
     match flag {
-        "--scene" => options.scenes = parse_scenes(value)?,
+        "--scene" => {
+            options.cloth = split_list(value).any(|name| name == "cloth");
+            let others: Vec<&str> = split_list(value).filter(|&n| n != "cloth").collect();
+            options.scenes = parse_scenes(&others.join(","))?;
+        }
+        "--solver" => options.solver = ClothSolver::parse(value)?,
+        "--pgs-iterations" => {
+            let sweeps = parse_count("--pgs-iterations", value, 1)?;
+            options.pgs_iterations = u32::try_from(sweeps.min(10_000)).unwrap_or(10_000);
+        }
         "--engine" => {
             options.engines = split_list(value).map(str::to_string).collect();
         }
@@ -316,7 +350,11 @@ fn list_scenes() -> Result<(), BenchError> {
             ))?;
         }
     }
-    Ok(())
+    emit(&format!(
+        "{:<24} {:>6}  on     (prism only)",
+        "cloth",
+        cloth::CLOTH_STEPS
+    ))
 }
 
 /// Runs every engine on one scene and thread count, alternating engines within each
@@ -491,10 +529,41 @@ fn run(options: &Options) -> Result<(), BenchError> {
             print_validation(&rows, options.json)?;
         }
     }
+    if options.cloth {
+        run_cloth_scene(options)?;
+    }
     match failures.len() {
         0 => Ok(()),
         n => Err(BenchError::new(format!("{n} run(s) failed (see above)"))),
     }
+}
+
+/// The cloth scene on Prism for every thread count; "n/a" for the other engines.
+fn run_cloth_scene(options: &Options) -> Result<(), BenchError> {
+    let steps = options.steps.unwrap_or(cloth::CLOTH_STEPS);
+    for engine in options.engines.iter().filter(|e| e.as_str() != "prism") {
+        emit(&format!(
+            "cloth: {engine} n/a (particle systems and cloth are Prism's own)"
+        ))?;
+    }
+    if !options.engines.iter().any(|e| e == "prism") {
+        return Ok(());
+    }
+    if !options.json {
+        emit("cloth (prism): 128 × 128 cloth onto a box and circles; ms per step, errors in m")?;
+        emit(&cloth::table_header())?;
+    }
+    for &threads in &options.threads {
+        let runs = cloth::run_cloth(threads, steps, options.solver, options.pgs_iterations)?;
+        for run in &runs {
+            if options.json {
+                emit(&cloth::json_line(run))?;
+            } else {
+                emit(&cloth::table_line(run))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Runs the soak once per thread count; an error if memory or slots kept growing.
@@ -677,6 +746,26 @@ mod tests {
         assert_eq!(total_steps(&options.scenes, &options), expected as u64);
         let options = parse_args(&args("--scene scale_1m,tumbler --steps 10")).unwrap();
         assert_eq!(total_steps(&options.scenes, &options), 20);
+    }
+
+    #[test]
+    fn cloth_is_a_scene_of_its_own_with_a_solver_option() {
+        let options = parse_args(&args("--scene cloth --solver compare")).unwrap();
+        assert!(options.cloth && options.scenes.is_empty());
+        assert_eq!(options.solver, ClothSolver::Compare);
+        let options = parse_args(&args(
+            "--scene smash,cloth --solver pgs --pgs-iterations 20",
+        ));
+        let options = options.unwrap();
+        assert!(options.cloth);
+        assert_eq!(options.scenes.len(), 1);
+        assert_eq!(
+            (options.solver, options.pgs_iterations),
+            (ClothSolver::Pgs, 20)
+        );
+        assert!(!parse_args(&[]).unwrap().cloth);
+        let error = parse_args(&args("--solver cg")).unwrap_err();
+        assert!(error.0.contains("--solver expects global, pgs or compare"));
     }
 
     #[test]

@@ -26,7 +26,7 @@ struct PrismEngine {
 }
 
 /// The phases and solver stages of a `StepProfile`, in step order.
-fn phases(profile: &StepProfile) -> [(&'static str, f32); 19] {
+fn phases(profile: &StepProfile) -> [(&'static str, f32); 20] {
     let solver = &profile.solver;
     [
         ("pairs", profile.pairs),
@@ -47,6 +47,7 @@ fn phases(profile: &StepProfile) -> [(&'static str, f32); 19] {
         ("sleep", profile.sleep),
         ("sensors", profile.sensors),
         ("events", profile.events),
+        ("particles", profile.particles),
         ("total", profile.total),
     ]
 }
