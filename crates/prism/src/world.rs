@@ -186,6 +186,7 @@ impl World {
         let ((), sleep) = timed(|| self.update_sleep(&moving_kinematics));
         let ((), asleep) = timed(|| self.mark_fallen_asleep());
         let ((), sensors) = timed(|| self.overlap_sensors());
+        self.release_spare_capacity();
 
         self.profile = StepProfile {
             pairs,
