@@ -180,6 +180,18 @@ impl BodyArrays {
         self.sims.is_empty()
     }
 
+    /// Cuts both tiers' spare capacity once they are mostly unused ([`crate::release_spare`]).
+    pub fn release_spare(&mut self) {
+        crate::release_spare(&mut self.sims);
+        crate::release_spare(&mut self.states);
+    }
+
+    /// Cuts both tiers' capacity to their length.
+    pub fn shrink_to_fit(&mut self) {
+        self.sims.shrink_to_fit();
+        self.states.shrink_to_fit();
+    }
+
     /// Appends a body and returns its local index.
     pub fn push(&mut self, sim: BodySim, state: BodyState) -> u32 {
         let index = self.sims.len() as u32;

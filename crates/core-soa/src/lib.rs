@@ -42,6 +42,7 @@ pub mod body_state;
 pub mod id;
 pub mod math;
 pub mod shared;
+pub mod spare;
 
 #[cfg(test)]
 mod test_rng;
@@ -53,3 +54,4 @@ pub use glam::Vec2;
 pub use id::{Arena, ArenaKey, BodyId, ContactId, Id, IdPool, JointId, ShapeId};
 pub use math::{Rot, Transform, cross, cross_sv, cross_vs, left_perp, right_perp};
 pub use shared::SharedSlice;
+pub use spare::release_spare;

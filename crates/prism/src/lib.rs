@@ -286,6 +286,7 @@ mod shape_edit;
 mod sleep;
 mod solve;
 mod solver_set;
+mod spare;
 #[cfg(feature = "validate")]
 mod validate;
 mod world;

@@ -55,7 +55,7 @@
 use crate::broadphase::{TreeKind, fat_margin, proxy_box};
 use crate::contact::ContactSim;
 use crate::world::World;
-use core_soa::BodyArrays;
+use core_soa::{BodyArrays, release_spare};
 use island::{IslandError, IslandId, SolverSetId};
 use solver_simd::joint::JointConstraint;
 
@@ -74,6 +74,22 @@ pub(crate) struct SolverSet {
     pub(crate) bodies: BodyArrays,
     pub(crate) contacts: Vec<ContactSim>,
     pub(crate) joints: Vec<JointConstraint>,
+}
+
+impl SolverSet {
+    /// Cuts every store's capacity to its length.
+    pub(crate) fn shrink_to_fit(&mut self) {
+        self.bodies.shrink_to_fit();
+        self.contacts.shrink_to_fit();
+        self.joints.shrink_to_fit();
+    }
+
+    /// Cuts each store's spare capacity once it is mostly unused (`core_soa::spare`).
+    pub(crate) fn release_spare(&mut self) {
+        self.bodies.release_spare();
+        release_spare(&mut self.contacts);
+        release_spare(&mut self.joints);
+    }
 }
 
 impl World {
@@ -106,6 +122,8 @@ impl World {
                 self.islands.events.record_sleep(id, island);
             }
         }
+        // The set is complete and stays as it is until it wakes: it needs no room to grow.
+        self.solver_sets[set as usize].shrink_to_fit();
         Ok(())
     }
 

@@ -192,6 +192,7 @@ impl World {
         let ((), asleep) = timed(|| self.mark_fallen_asleep());
         let ((), sensors) = timed(|| self.overlap_sensors());
         let (particle_figures, particles) = timed(|| self.step_particles(dt));
+        self.release_spare_capacity();
 
         self.profile = StepProfile {
             pairs,

@@ -2,7 +2,9 @@
 //!
 //! [`ContactSolver`] keeps everything a step needs between steps — the overflow constraints,
 //! the wide bundles, the stage list, the executor's counters — in `Vec`s that are cleared and
-//! refilled, so a World that keeps one solver allocates nothing in steady state.
+//! refilled, so a World that keeps one solver allocates nothing in steady state. Once a step
+//! uses less than a quarter of an array's room, the room is cut to twice what it used
+//! (`core_soa::spare`), so a burst of contacts does not keep its scratch for ever.
 //!
 //! One step ([`ContactSolver::step`]):
 //!
@@ -40,7 +42,7 @@ use crate::stages::{Stage, StageEntry, StepContext, StepShape, expand_stages, so
 use crate::step::{BundleSource, StepArrays, run_block};
 use crate::wide::LANES;
 use core::ops::Range;
-use core_soa::SharedSlice;
+use core_soa::{SharedSlice, release_spare};
 use std::time::Instant;
 
 /// What the last step's solver knew about its work, for the World's counters.
@@ -250,6 +252,7 @@ impl ContactSolver {
         }
         let finalize_start = Instant::now();
         finalize_bodies_on(self.workers, states, sims, &mut self.non_finite_bodies);
+        self.release_spare();
         profile.finalize = ms_since(finalize_start);
         profile.total = ms_since(step_start);
     }
@@ -306,6 +309,17 @@ impl ContactSolver {
             stages: self.entries.len(),
             workers: self.worker_count(),
         };
+    }
+}
+
+impl ContactSolver {
+    /// Gives back the scratch arrays' room beyond what recent steps used, once it is mostly
+    /// unused (`core_soa::spare`): after a burst of contacts the bundles would otherwise keep
+    /// the burst's size for ever. Amortised, and invisible to results (only capacity changes).
+    fn release_spare(&mut self) {
+        release_spare(&mut self.bundles);
+        release_spare(&mut self.bundle_sources);
+        release_spare(&mut self.overflow_constraints);
     }
 }
 
