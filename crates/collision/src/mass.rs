@@ -33,7 +33,9 @@ use crate::shapes::{Capsule, Circle, Polygon, Shape};
 /// Mass, centre of mass (in the shape's local frame) and rotational inertia about that centre.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct MassData {
+    /// Mass (kg): the shape's area times its density; 0 for shapes without area.
     pub mass: f32,
+    /// Centre of mass in the shape's local frame (m).
     pub center: Vec2,
     /// The rotational inertia about `center` (not about the body origin).
     pub rotational_inertia: f32,

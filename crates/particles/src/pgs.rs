@@ -28,7 +28,8 @@
 //! so PGS removes position error more strongly per step than the global solve (which removes
 //! `h β` of it per step, converged): that is how an iterative solver hides its slowly
 //! converging velocities, and it is why the comparison reports both the position and the
-//! velocity error. The position moves carry no momentum: they are neither warm-started nor handed to
+//! velocity error. The position moves carry no momentum: they are neither warm-started nor handed
+//! to
 //! bodies. Overlaps with contacts are pushed out the same way (`C(x) ≥ 0`), at Prism's contact
 //! rate and at most `max_push_velocity · h` per sweep.
 //!
@@ -56,6 +57,10 @@
 //! of `n` sweeps (more when masses differ) to carry a load from end to end, where the global
 //! solve carries it in one solve. PGS is cheap per sweep, robust with contacts and friction,
 //! and degrades gracefully (a stretchy result) when stopped early.
+
+// Unsafe code is confined here: the colour-parallel sweeps write disjoint rows of shared arrays;
+// every block has its `// SAFETY:` argument.
+#![allow(unsafe_code)]
 
 use crate::anchor::AnchorSample;
 use crate::constraint::{RowTemplate, RowValue, blocks};

@@ -23,6 +23,8 @@ impl World {
         Ok(self.sim(id)?.transform.p)
     }
 
+    /// World position of the body's origin (m), as of the end of the last step or the last
+    /// teleport.
     pub fn rotation(&self, id: BodyId) -> Result<Rot, PrismError> {
         Ok(self.sim(id)?.transform.q)
     }
@@ -66,7 +68,8 @@ impl World {
     /// Unlike setting a velocity, this wakes a body only if it is asleep and the motion is not
     /// below its sleep threshold (`max(|v|, extent·|ω|)`, as the sleep timer measures): an
     /// awake body keeps its sleep timer, and a sleeping one is not woken to move by a hair.
-    /// A fixed-rotation body only translates. No effect on static or disabled bodies. Errors: a non-finite position, a rotation that
+    /// A fixed-rotation body only translates. No effect on static or disabled bodies. Errors: a
+    /// non-finite position, a rotation that
     /// is not a unit rotation, `dt` not finite and positive.
     pub fn set_target_transform(
         &mut self,
@@ -112,6 +115,7 @@ impl World {
         Ok(self.state(id)?.linear_velocity)
     }
 
+    /// Angular velocity (rad/s, counter-clockwise positive).
     pub fn angular_velocity(&self, id: BodyId) -> Result<f32, PrismError> {
         Ok(self.state(id)?.angular_velocity)
     }

@@ -40,7 +40,9 @@ const HIT_CHUNK: usize = 256;
 /// Two shapes struck each other faster than `WorldDef::hit_event_threshold`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactHitEvent {
+    /// The first shape (the normal points from A to B).
     pub shape_a: ShapeId,
+    /// The second shape.
     pub shape_b: ShapeId,
     /// Where the shapes struck, in world coordinates, midway between the surfaces (it may be
     /// a speculative point: the shapes met during the step).

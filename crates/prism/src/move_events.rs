@@ -31,6 +31,7 @@ const MOVE_CHUNK: usize = 256;
 /// A body the last step moved.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BodyMoveEvent {
+    /// The body that moved.
     pub body: BodyId,
     /// The body's transform (origin and rotation) at the end of the step.
     pub transform: Transform,

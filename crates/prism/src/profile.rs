@@ -76,6 +76,7 @@ pub struct Counters {
     pub islands: usize,
     /// Sleeping solver sets (one per sleeping island).
     pub sleeping_sets: usize,
+    /// All shapes (a chain counts one shape per link).
     pub shapes: usize,
     /// Contacts between shapes whose fat boxes overlap (touching or not).
     pub contacts: usize,

@@ -59,7 +59,9 @@ const SENSOR_CHUNK: usize = 16;
 /// A shape began overlapping a sensor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SensorBeginTouchEvent {
+    /// The sensor shape.
     pub sensor_shape: ShapeId,
+    /// The shape that began to overlap it.
     pub visitor_shape: ShapeId,
 }
 
@@ -67,7 +69,9 @@ pub struct SensorBeginTouchEvent {
 /// id may be stale.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SensorEndTouchEvent {
+    /// The sensor shape (may be stale).
     pub sensor_shape: ShapeId,
+    /// The shape that stopped overlapping it (may be stale).
     pub visitor_shape: ShapeId,
 }
 
@@ -75,7 +79,9 @@ pub struct SensorEndTouchEvent {
 /// events of sensors destroyed before the step come first).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SensorEvents {
+    /// Shapes that began to overlap a sensor.
     pub begin: Vec<SensorBeginTouchEvent>,
+    /// Shapes that stopped overlapping a sensor.
     pub end: Vec<SensorEndTouchEvent>,
 }
 

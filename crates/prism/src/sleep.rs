@@ -58,6 +58,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 /// A body fell asleep with its island.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BodySleepEvent {
+    /// The body that fell asleep.
     pub body: BodyId,
     /// The island it sleeps in (valid until the island is merged or split after waking).
     pub island: IslandId,
@@ -66,6 +67,7 @@ pub struct BodySleepEvent {
 /// A body woke up with its island.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BodyWakeEvent {
+    /// The body that woke.
     pub body: BodyId,
     /// The island that woke.
     pub island: IslandId,
@@ -75,7 +77,9 @@ pub struct BodyWakeEvent {
 /// together, in island order).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BodyEvents {
+    /// Bodies that fell asleep in the step.
     pub sleep: Vec<BodySleepEvent>,
+    /// Bodies that woke in the step (or by a call since it).
     pub wake: Vec<BodyWakeEvent>,
 }
 

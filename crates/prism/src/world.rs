@@ -211,10 +211,12 @@ impl World {
         &self.def
     }
 
+    /// The world's gravity (m/s²).
     pub fn gravity(&self) -> Vec2 {
         self.def.gravity
     }
 
+    /// Sets the world's gravity (m/s², finite); bodies scale it by their `gravity_scale`.
     pub fn set_gravity(&mut self, gravity: Vec2) -> Result<(), PrismError> {
         self.def.gravity = finite_vec("gravity", gravity)?;
         Ok(())

@@ -9,9 +9,11 @@
 //!
 //! | kind | removes | optional rows |
 //! |---|---|---|
-//! | [`DistanceJoint`] | distance between the frame origins (or makes it a spring) | min/max limits, motor |
+//! | [`DistanceJoint`] | distance between the frame origins (or makes it a spring) | min/max
+//! limits, motor |
 //! | [`RevoluteJoint`] | the two origins coincide | angle spring, angle limits, motor |
-//! | [`PrismaticJoint`] | B's origin stays on A's x axis, no relative rotation | translation spring, limits, motor |
+//! | [`PrismaticJoint`] | B's origin stays on A's x axis, no relative rotation | translation
+//! spring, limits, motor |
 //! | [`WeldJoint`] | origins coincide, no relative rotation (each part rigid or a spring) | |
 //! | [`WheelJoint`] | B's origin stays on A's x axis | suspension spring, limits, rotation motor |
 //! | [`MotorJoint`] | drives B toward an offset pose relative to A with bounded force/torque | |
@@ -154,12 +156,19 @@ impl JointBody {
 /// speed, target, spring frequency); they take effect at the next [`prepare_joints`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum JointKind {
+    /// A rod, spring or rope between the anchors.
     Distance(DistanceJoint),
+    /// A hinge.
     Revolute(RevoluteJoint),
+    /// A slider along an axis fixed in body A.
     Prismatic(PrismaticJoint),
+    /// A rigid or soft weld.
     Weld(WeldJoint),
+    /// A wheel on a suspension axis, free to turn.
     Wheel(WheelJoint),
+    /// Drives body B toward an offset pose with bounded force and torque.
     Motor(MotorJoint),
+    /// Pulls anchor B toward a world target.
     Target(TargetJoint),
 }
 
@@ -177,11 +186,17 @@ pub enum JointKind {
 /// | target | point (bounded) | angular damping | | | |
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct JointImpulses {
+    /// Impulse of the point or perpendicular rows (N·s, per substep; x only for one-row kinds).
     pub linear: Vec2,
+    /// Impulse of the angular row (N·m·s).
     pub angular: f32,
+    /// Impulse of the spring row.
     pub spring: f32,
+    /// Impulse of the motor row.
     pub motor: f32,
+    /// Impulse of the lower limit row (≥ 0).
     pub lower: f32,
+    /// Impulse of the upper limit row (≥ 0).
     pub upper: f32,
 }
 
@@ -191,11 +206,17 @@ pub struct JointImpulses {
 /// needs in one cache line of [`JointPrepared`]; the default names no body.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PreparedBodies {
+    /// Body A's index in the awake arrays, or [`NULL_BODY`](core_soa::NULL_BODY).
     pub index_a: u32,
+    /// Body B's index in the awake arrays, or [`NULL_BODY`](core_soa::NULL_BODY).
     pub index_b: u32,
+    /// Body A's inverse mass (1/kg; 0 when it does not move under impulses).
     pub inv_mass_a: f32,
+    /// Body A's inverse rotational inertia (1/(kg·m²)).
     pub inv_inertia_a: f32,
+    /// Body B's inverse mass (1/kg).
     pub inv_mass_b: f32,
+    /// Body B's inverse rotational inertia (1/(kg·m²)).
     pub inv_inertia_b: f32,
 }
 
@@ -319,7 +340,9 @@ pub(crate) struct PassContext<'a> {
 /// the opposite force (and the torque of the opposite force about its own anchor).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct JointReaction {
+    /// Force on body B (N, world frame).
     pub force: Vec2,
+    /// Torque on body B (N·m).
     pub torque: f32,
 }
 
@@ -340,6 +363,7 @@ impl JointReaction {
 #[repr(C, align(64))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JointConstraint {
+    /// Which kind of joint this is, with its settings.
     pub kind: JointKind,
     /// Accumulated impulses: carried in from the last step, carried out to the next.
     pub impulses: JointImpulses,
@@ -349,7 +373,9 @@ pub struct JointConstraint {
     pub handle: u32,
     /// Filled by [`prepare_joints`].
     pub prepared: JointPrepared,
+    /// Body A as the joint sees it (index, mass, frame).
     pub body_a: JointBody,
+    /// Body B as the joint sees it (index, mass, frame).
     pub body_b: JointBody,
 }
 

@@ -17,15 +17,25 @@ use std::time::{Duration, Instant};
 /// Milliseconds per stage of the last solve.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SolverProfile {
+    /// Preparing contacts and joints (both prepare stages).
     pub prepare: f32,
+    /// Applying gravity, forces and damping to velocities, over all substeps.
     pub integrate_velocities: f32,
+    /// Applying the last step's impulses, over all substeps.
     pub warm_start: f32,
+    /// The biased solve pass (with position correction), over all substeps and colours.
     pub solve: f32,
+    /// Moving bodies by their velocities, over all substeps.
     pub integrate_positions: f32,
+    /// The relax pass (no bias), over all substeps and colours.
     pub relax: f32,
+    /// Restitution after the substeps.
     pub restitution: f32,
+    /// Writing the accumulated impulses back into the contact and joint records.
     pub store_impulses: f32,
+    /// Writing final poses, clearing forces and checking for blow-ups after the stages.
     pub finalize: f32,
+    /// The whole solver step, from begin to finalize.
     pub total: f32,
 }
 

@@ -27,6 +27,10 @@
 //! are cut from the scene's counts alone, the blocks of a colour are independent, and the
 //! overflow set is solved serially.
 
+// Unsafe code is confined here: `step_unchecked` lets a caller vouch for the colour invariant;
+// every block has its `// SAFETY:` argument.
+#![allow(unsafe_code)]
+
 use crate::AwakeBodies;
 use crate::constraints::{ColorChecker, ColorError, ContactRecord, StepConstraints};
 use crate::contact_constraint::ContactConstraint;
@@ -88,6 +92,7 @@ impl Clone for ContactSolver {
 }
 
 impl ContactSolver {
+    /// A solver with empty scratch arrays and one worker.
     pub fn new() -> ContactSolver {
         ContactSolver::default()
     }

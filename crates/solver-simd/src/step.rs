@@ -7,16 +7,22 @@
 //!
 //! | target | prepare / store | warm start, solve, relax, restitution | integrate |
 //! |---|---|---|---|
-//! | bundles | scalar prepare + pack, per bundle, from its records / the impulses back into them | wide kernels over the block's bundles | — |
+//! | bundles | scalar prepare + pack, per bundle, from its records / the impulses back into them |
+//! wide kernels over the block's bundles | — |
 //! | overflow | scalar, per block of contacts | scalar, the whole set as one block | — |
 //! | bodies | — | — | the block's bodies |
-//! | joints, overflow joints | prepare per joint (parallel) | scalar joint kernels (see [`crate::joint_passes`]) | — |
+//! | joints, overflow joints | prepare per joint (parallel) | scalar joint kernels (see
+//! [`crate::joint_passes`]) | — |
 //!
 //! Each access below states why it cannot race: blocks of one entry cover disjoint items;
 //! entries run one after another; within a colour no dynamic body repeats (checked before the
 //! step by [`crate::constraints::ColorChecker`], or promised by the caller of the unsafe
 //! `ContactSolver::step_unchecked`, and bundles are packed from exactly those records); and an
 //! overflow pass is a single block, so it alone touches the bodies.
+
+// Unsafe code is confined here: the stage kernels read and write the shared arrays by the colour
+// invariant; every block has its `// SAFETY:` argument.
+#![allow(unsafe_code)]
 
 use crate::constraints::ContactRecord;
 use crate::contact_constraint::{ContactConstraint, prepare_contacts};

@@ -43,8 +43,11 @@ enum Touch {
 /// A wall of boxes with its contacts, ready to solve.
 #[derive(Clone, Debug)]
 pub struct BoxGrid {
+    /// Boxes per row of the wall.
     pub columns: usize,
+    /// Hot state of each box, in body order.
     pub states: Vec<BodyState>,
+    /// Solver data of each box, parallel to `states`.
     pub sims: Vec<BodySim>,
     /// The contacts, in colour order after [`BoxGrid::color`].
     pub contacts: Vec<SolverContact>,

@@ -37,6 +37,7 @@ pub struct TargetJoint {
     pub target: Vec2,
     /// Spring frequency (Hz).
     pub hertz: f32,
+    /// Damping ratio of the pulling spring (1 = critical).
     pub damping_ratio: f32,
     /// Largest pulling force (N).
     pub max_force: f32,
