@@ -1,4 +1,4 @@
-//! Contact manifolds: the result types (the pair functions live in [`crate::collide`] and its
+//! Contact manifolds: the result types (the pair functions live in [`crate::collide`](mod@crate::collide) and its
 //! files `collide/*.rs`).
 
 use core_soa::Vec2;

@@ -14,7 +14,7 @@
 //!   circular sector of radius `r` at each vertex whose opening angle is the turn between the
 //!   two edge normals (the sectors' angles add to 2π, so together they make one full disk).
 //!   Rectangles are integrated as quads with the same triangle formulas; sectors have closed
-//!   forms (see [`MomentSums::add_sector`]). The result is exact: e.g. a rounded box has area
+//!   forms (see `MomentSums::add_sector`). The result is exact: e.g. a rounded box has area
 //!   `4·hx·hy + 2r(2hx + 2hy) + πr²`.
 //!
 //! Segments and chain segments have no area and so no mass: they are meant for static

@@ -374,7 +374,7 @@ impl World {
         Ok(self.body(id)?.set_index == AWAKE_SET)
     }
 
-    /// Wakes the body (see [`World::wake_body`] in the module notes), or puts its island to
+    /// Wakes the body and the rest of its island, or puts its island to
     /// sleep at once: it is split first if it has pending constraint removals, and only the
     /// part holding this body sleeps. Putting a static or kinematic body to sleep does nothing.
     pub fn set_awake(&mut self, id: BodyId, awake: bool) -> Result<(), PrismError> {

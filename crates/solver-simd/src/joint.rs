@@ -206,9 +206,9 @@ pub struct JointImpulses {
 /// needs in one cache line of [`JointPrepared`]; the default names no body.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PreparedBodies {
-    /// Body A's index in the awake arrays, or [`NULL_BODY`](core_soa::NULL_BODY).
+    /// Body A's index in the awake arrays, or [`NULL_BODY`].
     pub index_a: u32,
-    /// Body B's index in the awake arrays, or [`NULL_BODY`](core_soa::NULL_BODY).
+    /// Body B's index in the awake arrays, or [`NULL_BODY`].
     pub index_b: u32,
     /// Body A's inverse mass (1/kg; 0 when it does not move under impulses).
     pub inv_mass_a: f32,
@@ -293,7 +293,7 @@ impl JointParams {
     /// to the ground has no more damping than one between two bodies: extra damping there would
     /// drain a pendulum's energy). A non-finite or non-positive `dt`
     /// gives `h = 0` and `inv_h = 0`: such a step moves nothing and must not run the joint
-    /// passes (the solver skips it, see [`crate::solve`]).
+    /// passes (the solver skips it, see [`crate::ContactSolver::step`]).
     pub fn new(params: &SolverParams) -> JointParams {
         let h = if params.has_valid_dt() {
             params.dt / params.substep_count() as f32

@@ -63,7 +63,7 @@
 //! by the scalar path, and the accumulated impulses are written back into the records, where
 //! the caller's narrowphase carries them to the next step. Joints are prepared after the step's
 //! start pose is recorded, and in every substep warm started, solved and relaxed just before
-//! the contacts of their colour ([`joint_passes`]). Static bodies are not in the arrays: a
+//! the contacts of their colour (`joint_passes`). Static bodies are not in the arrays: a
 //! contact names them with `core_soa::NULL_BODY`. Kinematic bodies are, without the `DYNAMIC`
 //! flag; they move with their velocity and contacts never change it. No path fuses multiply-adds
 //! and the work partition depends on the scene alone, so a step is a deterministic function of

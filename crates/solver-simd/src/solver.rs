@@ -186,7 +186,7 @@ impl ContactSolver {
     /// # Safety
     ///
     /// No dynamic body of `bodies` may appear twice among one colour's contacts and joints
-    /// taken together — what [`ColorChecker::check`] verifies. One colour's constraints write
+    /// taken together — what `ColorChecker::check` verifies. One colour's constraints write
     /// their bodies' states from several lanes and threads without synchronisation; a body
     /// named twice in a colour would be a data race.
     pub unsafe fn step_unchecked<C: ContactRecord>(

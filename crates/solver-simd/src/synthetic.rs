@@ -153,7 +153,7 @@ impl BoxGrid {
     }
 
     /// Orders the contacts by a greedy first-fit colouring with at most `max_colors` colours
-    /// (capped at [`MAX_GRID_COLORS`]); contacts that find no colour go to the overflow set at
+    /// (capped at `MAX_GRID_COLORS`); contacts that find no colour go to the overflow set at
     /// the end. Within a colour the contacts keep their order.
     pub fn color(&mut self, max_colors: usize) {
         let max_colors = max_colors.min(MAX_GRID_COLORS);

@@ -33,13 +33,14 @@
 //!
 //! **Soak** (`--soak STEPS`): a Prism world churning bodies, shapes and joints for that many
 //! steps, sampling its bytes and counters, and saying whether they stop growing after the
-//! warm-up ([`soak`], [`soak_report`]); it exits with failure if they do not.
+//! warm-up ([`soak`](mod@soak), [`soak_report`]); it exits with failure if they do not.
 //!
 //! On a terminal a progress bar (scene, engine, threads, repeat) runs on standard error during
 //! long runs; with `--json`, or with output redirected, nothing but the results is written
 //! ([`progress`]).
 //!
-//! Box2D and Rapier are compiled in by cargo feature `compare`; the Prism backend always. Arguments are parsed by hand and JSON is written by hand, to keep the default
+//! Box2D and Rapier are compiled in by cargo feature `compare`; the Prism backend always. Arguments
+//! are parsed by hand and JSON is written by hand, to keep the default
 //! build free of dependencies.
 
 mod alloc_count;
