@@ -28,8 +28,7 @@
 //! so PGS removes position error more strongly per step than the global solve (which removes
 //! `h β` of it per step, converged): that is how an iterative solver hides its slowly
 //! converging velocities, and it is why the comparison reports both the position and the
-//! velocity error. The position moves carry no momentum: they are neither warm-started nor handed
-//! to
+//! velocity error. The position moves carry no momentum: they are neither warm-started nor handed to
 //! bodies. Overlaps with contacts are pushed out the same way (`C(x) ≥ 0`), at Prism's contact
 //! rate and at most `max_push_velocity · h` per sweep.
 //!

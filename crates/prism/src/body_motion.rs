@@ -68,8 +68,7 @@ impl World {
     /// Unlike setting a velocity, this wakes a body only if it is asleep and the motion is not
     /// below its sleep threshold (`max(|v|, extent·|ω|)`, as the sleep timer measures): an
     /// awake body keeps its sleep timer, and a sleeping one is not woken to move by a hair.
-    /// A fixed-rotation body only translates. No effect on static or disabled bodies. Errors: a
-    /// non-finite position, a rotation that
+    /// A fixed-rotation body only translates. No effect on static or disabled bodies. Errors: a non-finite position, a rotation that
     /// is not a unit rotation, `dt` not finite and positive.
     pub fn set_target_transform(
         &mut self,

@@ -193,6 +193,15 @@
 //! sweep of the same pass writes, run in fixed chunks, and give the same bits for any worker
 //! count; [`StepProfile::continuous`] times them (`continuous.rs`).
 //!
+//! ## Further reading
+//!
+//! In the repository: `docs/ARCHITECTURE.md` describes the crates, the step, storage, colours
+//! and lanes, threads, islands and sleep as a whole, and how to add a shape, a joint kind or a
+//! stage; `docs/BENCHMARKS.md` describes the benchmark scenes, how `prism-bench` measures them
+//! and how to read its tables, with the latest results. The phase and stage timings of
+//! [`StepProfile`] carry the same names there, in prism-bench's `--stages` output and in the
+//! Tracy zones of the `profile` feature (see the README for capturing a profile).
+//!
 //! ## Example
 //!
 //! ```

@@ -42,6 +42,7 @@
 use crate::body::Body;
 use crate::broadphase::query_mask;
 use crate::error::PrismError;
+use crate::profile::zone;
 use crate::hooks::{CustomFilterFn, custom_filter_accepts};
 use crate::shape::ShapeRecord;
 use crate::solver_set::SolverSet;
@@ -198,6 +199,7 @@ impl World {
     /// Updates every sensor's overlaps and emits the sensor events (see the module notes); call
     /// at the end of the step, when the bodies and trees are final.
     pub(crate) fn overlap_sensors(&mut self) {
+        zone!("sensors");
         if self.sensors.list.is_empty() {
             return;
         }
@@ -214,7 +216,10 @@ impl World {
             custom_filter: self.hooks.custom_filter.as_deref(),
         };
         let list = &mut self.sensors.list;
-        let update = |sensors: &mut [Sensor]| update_sensors(sensors, &view);
+        let update = |sensors: &mut [Sensor]| {
+            zone!("sensors chunk");
+            update_sensors(sensors, &view)
+        };
         let changes: Vec<SensorChanges> = if self.def.worker_count > 1 {
             list.par_chunks_mut(SENSOR_CHUNK).map(update).collect()
         } else {

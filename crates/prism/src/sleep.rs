@@ -202,7 +202,7 @@ impl World {
     /// Step phase 6 (see the module notes): `moving_kinematics` are the kinematic bodies the
     /// finalize found moving.
     pub(crate) fn update_sleep(&mut self, moving_kinematics: &[u32]) {
-        zone!("islands");
+        zone!("sleep");
         if self.def.enable_sleep {
             for &mover in moving_kinematics {
                 self.disturb_around(mover);

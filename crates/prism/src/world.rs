@@ -200,6 +200,7 @@ impl World {
             events: hits + moves + asleep,
             total: elapsed_ms(start),
         };
+        self.end_profiler_frame();
         self.diverged = diverged;
         #[cfg(feature = "validate")]
         self.validate()?;

@@ -60,8 +60,7 @@ pub struct SceneInfo {
     pub name: &'static str,
     /// The number of steps of a full run (Box2D's benchmark step count for benchmark scenes).
     pub steps: u32,
-    /// Whether the scene runs with sleeping enabled (as Box2D's benchmark runs them, for benchmark
-    /// scenes).
+    /// Whether the scene runs with sleeping enabled (as Box2D's benchmark runs them, for benchmark scenes).
     pub enable_sleep: bool,
     /// Whether it is one of the described benchmark scenes (as opposed to a validation scene).
     pub benchmark: bool,

@@ -9,11 +9,9 @@
 //!
 //! | kind | removes | optional rows |
 //! |---|---|---|
-//! | [`DistanceJoint`] | distance between the frame origins (or makes it a spring) | min/max
-//! limits, motor |
+//! | [`DistanceJoint`] | distance between the frame origins (or makes it a spring) | min/max limits, motor |
 //! | [`RevoluteJoint`] | the two origins coincide | angle spring, angle limits, motor |
-//! | [`PrismaticJoint`] | B's origin stays on A's x axis, no relative rotation | translation
-//! spring, limits, motor |
+//! | [`PrismaticJoint`] | B's origin stays on A's x axis, no relative rotation | translation spring, limits, motor |
 //! | [`WeldJoint`] | origins coincide, no relative rotation (each part rigid or a spring) | |
 //! | [`WheelJoint`] | B's origin stays on A's x axis | suspension spring, limits, rotation motor |
 //! | [`MotorJoint`] | drives B toward an offset pose relative to A with bounded force/torque | |

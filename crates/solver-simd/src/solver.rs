@@ -38,7 +38,7 @@ use crate::contact_wide::ContactBundle;
 use crate::executor::{StageObserver, StagedExecutor};
 use crate::integrate::{begin_step_on, finalize_bodies_on};
 use crate::params::{SolverKind, SolverParams};
-use crate::profile::{SolverProfile, StageZone, ms_since};
+use crate::profile::{SolverProfile, StageZone, block_zone, ms_since, zone};
 use crate::sequential_impulses::sequential_impulse_stages;
 use crate::stages::{Stage, StageEntry, StepContext, StepShape, expand_stages, soft_step_stages};
 use crate::step::{BundleSource, StepArrays, run_block};
@@ -216,7 +216,10 @@ impl ContactSolver {
         let body_count = states.len().min(sims.len());
         debug_assert_eq!(states.len(), sims.len(), "states and sims must be parallel");
         let (states, sims) = (&mut states[..body_count], &mut sims[..body_count]);
-        begin_step_on(self.workers, states, sims);
+        {
+            zone!("begin_step");
+            begin_step_on(self.workers, states, sims);
+        }
         let Some(context) = context else {
             profile.total = ms_since(step_start);
             return;
@@ -244,7 +247,10 @@ impl ContactSolver {
             self.executor.run(
                 self.workers.max(1),
                 entries.iter().map(StageEntry::block_count),
-                &|entry, block| run_block(&entries[entry], block, context, &arrays),
+                &|entry, block| {
+                    let _zone = block_zone(entries[entry].stage);
+                    run_block(&entries[entry], block, context, &arrays)
+                },
                 &mut observer,
             );
         }
@@ -254,6 +260,7 @@ impl ContactSolver {
             crate::validate::check_color_bundles(colour, states);
         }
         let finalize_start = Instant::now();
+        zone!("finalize_poses");
         finalize_bodies_on(self.workers, states, sims, &mut self.non_finite_bodies);
         profile.finalize = ms_since(finalize_start);
         profile.total = ms_since(step_start);

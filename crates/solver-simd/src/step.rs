@@ -7,12 +7,10 @@
 //!
 //! | target | prepare / store | warm start, solve, relax, restitution | integrate |
 //! |---|---|---|---|
-//! | bundles | scalar prepare + pack, per bundle, from its records / the impulses back into them |
-//! wide kernels over the block's bundles | — |
+//! | bundles | scalar prepare + pack, per bundle, from its records / the impulses back into them | wide kernels over the block's bundles | — |
 //! | overflow | scalar, per block of contacts | scalar, the whole set as one block | — |
 //! | bodies | — | — | the block's bodies |
-//! | joints, overflow joints | prepare per joint (parallel) | scalar joint kernels (see
-//! [`crate::joint_passes`]) | — |
+//! | joints, overflow joints | prepare per joint (parallel) | scalar joint kernels (see [`crate::joint_passes`]) | — |
 //!
 //! Each access below states why it cannot race: blocks of one entry cover disjoint items;
 //! entries run one after another; within a colour no dynamic body repeats (checked before the

@@ -39,8 +39,7 @@
 //! long runs; with `--json`, or with output redirected, nothing but the results is written
 //! ([`progress`]).
 //!
-//! Box2D and Rapier are compiled in by cargo feature `compare`; the Prism backend always. Arguments
-//! are parsed by hand and JSON is written by hand, to keep the default
+//! Box2D and Rapier are compiled in by cargo feature `compare`; the Prism backend always. Arguments are parsed by hand and JSON is written by hand, to keep the default
 //! build free of dependencies.
 
 mod alloc_count;
