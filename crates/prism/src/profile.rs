@@ -19,18 +19,21 @@
 //!
 //! ```text
 //!   zone                          thread            what
-//!   step                          caller            the whole step (`total`)
+//!   step                          step's thread     the whole step (`total`)
 //!   pairs, collide, update_contacts, solve, finalize, continuous, sleep, sensors
-//!                                 caller            the phase of that name
-//!   continuous_bullets            caller            the bullets' pass (part of `continuous`)
+//!                                 step's thread     the phase of that name
+//!   continuous_bullets            step's thread     the bullets' pass (part of `continuous`)
 //!   events_hits, events_moves, events_asleep
-//!                                 caller            the three parts of `events`
-//!   break_joints                  caller            breaking overloaded joints (not timed
+//!                                 step's thread     the three parts of `events`
+//!   break_joints                  step's thread     breaking overloaded joints (not timed
 //!                                                   in `StepProfile`)
 //!   <phase> chunk                 every worker      one chunk of a parallel phase
 //!   prepare … store_impulses, <stage> block, begin_step, finalize_poses
 //!                                 (see solver-simd's `profile` module)
 //! ```
+//!
+//! The step's thread is the caller's with one worker and one of the world's pool threads
+//! (whichever rayon picks for that step) with more.
 //!
 //! No two zones share a name. Every step ends with a frame mark, so the profiler counts one
 //! frame per step, and with plots of the step's counters: `awake_bodies`, `contacts` (pairs
@@ -76,7 +79,10 @@ impl World {
             client.plot(plot_name!("awake_bodies"), awake.bodies.len() as f64);
             client.plot(plot_name!("contacts"), self.contacts.len() as f64);
             client.plot(plot_name!("solved_contacts"), solved as f64);
-            client.plot(plot_name!("overflow_contacts"), solver.overflow_contacts as f64);
+            client.plot(
+                plot_name!("overflow_contacts"),
+                solver.overflow_contacts as f64,
+            );
             client.plot(plot_name!("colors"), solver.colors as f64);
             client.frame_mark();
         }

@@ -42,8 +42,8 @@
 use crate::body::Body;
 use crate::broadphase::query_mask;
 use crate::error::PrismError;
-use crate::profile::zone;
 use crate::hooks::{CustomFilterFn, custom_filter_accepts};
+use crate::profile::zone;
 use crate::shape::ShapeRecord;
 use crate::solver_set::SolverSet;
 use crate::world::World;
