@@ -120,11 +120,12 @@ pub struct Moved {
 /// measured gain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ColoringPolicy {
-    /// Colours `0..dynamic_colors` are open to constraints between two dynamic bodies (1 to
-    /// [`GRAPH_COLOR_COUNT`]).
+    /// Colours `0..dynamic_colors` are open to constraints between two dynamic bodies (values
+    /// above [`GRAPH_COLOR_COUNT`] count as [`GRAPH_COLOR_COUNT`]; 0 sends them all to the
+    /// overflow set).
     pub dynamic_colors: usize,
     /// The lowest colour a constraint with a static body may take; such constraints search
-    /// downwards from the last colour.
+    /// downwards from the last colour (values above [`GRAPH_COLOR_COUNT`] count as it).
     pub static_floor: usize,
 }
 

@@ -163,7 +163,7 @@ impl ContactSim {
 /// A touching contact as users see it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactData {
-    /// The first shape of the contact (the normal points from its body to shape B's).
+    /// The first shape of the contact (the manifold's normal points from A to B).
     pub shape_a: ShapeId,
     /// The second shape of the contact.
     pub shape_b: ShapeId,
