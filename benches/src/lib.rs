@@ -1,1 +1,3 @@
 //! Shared helpers for the criterion benchmarks.
+
+#![forbid(unsafe_code)]

@@ -2,6 +2,8 @@
 //! fall, impulses and forces on a body of known mass and inertia, teleports, and the same world
 //! stepped with one and two worker threads.
 
+#![allow(unsafe_code, reason = "these tests call the C interface as C would")]
+
 mod common;
 
 use common::*;

@@ -2,6 +2,8 @@
 //! the usual count-then-fill convention. (How bodies come to be listed is tested in the
 //! engine, which can inject a NaN mid-step.)
 
+#![allow(unsafe_code, reason = "these tests call the C interface as C would")]
+
 mod common;
 
 use common::*;

@@ -1,6 +1,8 @@
 //! Bad input through the C interface: every failure returns the right status, leaves a message
 //! naming the function, the field or argument and the value, and changes nothing.
 
+#![allow(unsafe_code, reason = "these tests call the C interface as C would")]
+
 mod common;
 
 use common::*;

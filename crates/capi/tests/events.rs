@@ -2,6 +2,8 @@
 //! ground, what the begin event carries, the end event a destruction delivers with the next
 //! step, the events flag, and a joint that breaks.
 
+#![allow(unsafe_code, reason = "these tests call the C interface as C would")]
+
 mod common;
 
 use common::*;

@@ -1,6 +1,8 @@
 //! Stale and null ids: an id outlives its object harmlessly and never reaches a newer object
 //! in the same slot.
 
+#![allow(unsafe_code, reason = "these tests call the C interface as C would")]
+
 mod common;
 
 use common::*;

@@ -2,6 +2,8 @@
 //! energy conservation: a hinged pendulum, a rod, a weld, a motorised slider, limits, a target,
 //! the reaction of a hanging weight, and destruction.
 
+#![allow(unsafe_code, reason = "these tests call the C interface as C would")]
+
 mod common;
 
 use common::*;

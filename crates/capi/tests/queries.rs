@@ -4,6 +4,8 @@
 //! is at y = 0; a static 1 m box centred at (0, 2), spanning y 1.5 to 2.5; a static circle of
 //! radius 0.5 at (3, 1), in category 2.
 
+#![allow(unsafe_code, reason = "these tests call the C interface as C would")]
+
 mod common;
 
 use common::*;

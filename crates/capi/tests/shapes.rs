@@ -1,6 +1,8 @@
 //! Every shape kind through the C interface: the mass it gives its body (density × area, the
 //! centre at the area's centroid), its box, and its material and filter read back.
 
+#![allow(unsafe_code, reason = "these tests call the C interface as C would")]
+
 mod common;
 
 use common::*;

@@ -5,11 +5,15 @@ use core_soa::Vec2;
 /// An axis-aligned box `[min, max]`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Aabb {
+    /// The lower-left corner: the smallest x and y of the box (m, world or local frame as the owner
+    /// says).
     pub min: Vec2,
+    /// The upper-right corner: the largest x and y; `min <= max` in both axes for a non-empty box.
     pub max: Vec2,
 }
 
 impl Aabb {
+    /// The box with corners `min` and `max` (not checked: the caller keeps `min <= max`).
     #[inline]
     pub fn new(min: Vec2, max: Vec2) -> Aabb {
         Aabb { min, max }
@@ -50,11 +54,13 @@ impl Aabb {
         2.0 * ((self.max.x - self.min.x) + (self.max.y - self.min.y))
     }
 
+    /// The centre point, halfway between `min` and `max`.
     #[inline]
     pub fn center(&self) -> Vec2 {
         0.5 * (self.min + self.max)
     }
 
+    /// The half extents: half the width and half the height (non-negative for a valid box).
     #[inline]
     pub fn extents(&self) -> Vec2 {
         0.5 * (self.max - self.min)

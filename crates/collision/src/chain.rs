@@ -41,11 +41,22 @@ use crate::shapes::{ChainSegment, Segment};
 #[derive(Debug, Clone, PartialEq)]
 pub enum ChainError {
     /// Too few points: `min` is 2 for an open chain and 3 for a closed one.
-    TooFewPoints { count: usize, min: usize },
+    TooFewPoints {
+        /// How many points were given.
+        count: usize,
+        /// The fewest points this kind of chain needs.
+        min: usize,
+    },
     /// The point at `index` has a NaN or infinite coordinate.
-    NonFinite { index: usize },
+    NonFinite {
+        /// Index of the offending point in the list given.
+        index: usize,
+    },
     /// The link starting at point `index` is shorter than the linear slop.
-    DegenerateSegment { index: usize },
+    DegenerateSegment {
+        /// Index of the link's first point in the list given.
+        index: usize,
+    },
 }
 
 impl fmt::Display for ChainError {

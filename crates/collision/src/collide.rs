@@ -10,8 +10,8 @@
 //! Every pair function works in the local frame of body A: shape B is moved there with
 //! `xf_a.inv_mul(xf_b)`. Near the origin of A the coordinates are small, so the subtraction of
 //! nearly equal numbers that decides a contact loses no precision even when the bodies sit far
-//! from the world origin. The result is a [`LocalManifold`] (normal and points in A's frame), and
-//! [`LocalManifold::to_world`] rotates it back and builds the anchors:
+//! from the world origin. The result is a `LocalManifold` (normal and points in A's frame), and
+//! `LocalManifold::to_world` rotates it back and builds the anchors:
 //!
 //! ```text
 //!   anchor_a = R_a · p_local          point    = xf_a.p + anchor_a
@@ -32,7 +32,7 @@
 //!
 //! A capsule is a segment with a radius and a segment is a capsule of radius zero, so the
 //! polygon path also serves capsules and segments by viewing them as two-vertex polygons (see
-//! [`two_gon`]). Two zero-area shapes (segments and chain segments) never collide.
+//! `two_gon`). Two zero-area shapes (segments and chain segments) never collide.
 //!
 //! ## Feature ids
 //!

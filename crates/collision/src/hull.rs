@@ -48,38 +48,76 @@ pub const MIN_HALF_EXTENT: f32 = 0.5 * LINEAR_SLOP;
 #[derive(Debug, Clone, PartialEq)]
 pub enum HullError {
     /// Fewer than three points remain after welding points closer than the linear slop.
-    TooFewPoints { distinct: usize },
+    TooFewPoints {
+        /// How many distinct points remained after welding.
+        distinct: usize,
+    },
     /// All points lie on one line (within the linear slop).
     Collinear,
     /// The hull has more vertices than [`MAX_POLYGON_VERTICES`].
-    TooManyVertices { count: usize },
+    TooManyVertices {
+        /// Vertices of the hull that was computed.
+        count: usize,
+    },
     /// The point at `index` has a NaN or infinite coordinate.
-    NonFinite { index: usize },
+    NonFinite {
+        /// Index of the offending point in the list given.
+        index: usize,
+    },
     /// The rounding radius is negative or not finite.
-    InvalidRadius { radius: f32 },
+    InvalidRadius {
+        /// The radius given (m).
+        radius: f32,
+    },
     /// A constructor argument outside its range: `field` names it, `requirement` says what it
     /// must be.
     InvalidArgument {
+        /// The argument's name, as the caller wrote it.
         field: &'static str,
+        /// The value given.
         value: f32,
+        /// What the value must be, in words (for the error message).
         requirement: &'static str,
     },
     /// Edge `index` (from vertex `index` to the next) is shorter than half the linear slop.
-    ShortEdge { index: usize, length: f32 },
+    ShortEdge {
+        /// Index of the edge's first vertex.
+        index: usize,
+        /// The edge's length (m).
+        length: f32,
+    },
     /// Vertex `index` lies closer than half the linear slop to the line through its two
     /// neighbours: it makes two nearly parallel edges.
-    FlatVertex { index: usize, distance: f32 },
+    FlatVertex {
+        /// Index of the vertex.
+        index: usize,
+        /// Its distance (m) from the line through its neighbours.
+        distance: f32,
+    },
     /// `normals[index]` is not the outward unit normal of edge `index`.
-    WrongNormal { index: usize, normal: Vec2 },
+    WrongNormal {
+        /// Index of the edge.
+        index: usize,
+        /// The normal stored for it.
+        normal: Vec2,
+    },
     /// Vertex `vertex` lies outside edge `edge`: the vertices are not convex and
     /// counter-clockwise.
     NotConvex {
+        /// Index of the vertex that lies outside.
         vertex: usize,
+        /// Index of the edge it lies outside of.
         edge: usize,
+        /// How far (m) outside the edge's line the vertex lies.
         distance: f32,
     },
     /// The stored centroid is not the centroid of the vertices' area.
-    WrongCentroid { centroid: Vec2, expected: Vec2 },
+    WrongCentroid {
+        /// The centroid stored in the polygon.
+        centroid: Vec2,
+        /// The area centroid computed from the vertices.
+        expected: Vec2,
+    },
 }
 
 impl fmt::Display for HullError {

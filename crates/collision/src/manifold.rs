@@ -1,4 +1,5 @@
-//! Contact manifolds: the result types (the pair functions live in the `manifold_*` files).
+//! Contact manifolds: the result types (the pair functions live in [`crate::collide`](mod@crate::collide) and its
+//! files `collide/*.rs`).
 
 use core_soa::Vec2;
 
@@ -40,7 +41,9 @@ pub struct ManifoldPoint {
 pub struct Manifold {
     /// Unit normal pointing from shape A to shape B, in world coordinates.
     pub normal: Vec2,
+    /// The contact points; only the first `point_count` are meaningful.
     pub points: [ManifoldPoint; 2],
+    /// How many of `points` are in use: 0 (not touching), 1 or 2.
     pub point_count: usize,
 }
 
@@ -51,6 +54,7 @@ impl Manifold {
         &self.points[..self.point_count]
     }
 
+    /// The points in use, for updating them in place (impulses, anchors).
     #[inline]
     pub fn points_mut(&mut self) -> &mut [ManifoldPoint] {
         &mut self.points[..self.point_count]

@@ -14,7 +14,7 @@
 //!   circular sector of radius `r` at each vertex whose opening angle is the turn between the
 //!   two edge normals (the sectors' angles add to 2π, so together they make one full disk).
 //!   Rectangles are integrated as quads with the same triangle formulas; sectors have closed
-//!   forms (see [`MomentSums::add_sector`]). The result is exact: e.g. a rounded box has area
+//!   forms (see `MomentSums::add_sector`). The result is exact: e.g. a rounded box has area
 //!   `4·hx·hy + 2r(2hx + 2hy) + πr²`.
 //!
 //! Segments and chain segments have no area and so no mass: they are meant for static
@@ -33,7 +33,9 @@ use crate::shapes::{Capsule, Circle, Polygon, Shape};
 /// Mass, centre of mass (in the shape's local frame) and rotational inertia about that centre.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct MassData {
+    /// Mass (kg): the shape's area times its density; 0 for shapes without area.
     pub mass: f32,
+    /// Centre of mass in the shape's local frame (m).
     pub center: Vec2,
     /// The rotational inertia about `center` (not about the body origin).
     pub rotational_inertia: f32,

@@ -35,8 +35,12 @@ use crate::shapes::{Capsule, Circle, Polygon, Segment, Shape};
 /// A ray from `origin` along `translation`, considered up to `origin + max_fraction·translation`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RayCastInput {
+    /// Where the ray starts (m).
     pub origin: Vec2,
+    /// The ray's direction and length: the end point is `origin + translation` (m).
     pub translation: Vec2,
+    /// How much of `translation` to consider: hits beyond `origin + max_fraction·translation` are
+    /// ignored.
     pub max_fraction: f32,
 }
 
@@ -44,8 +48,11 @@ pub struct RayCastInput {
 /// fraction of `translation` travelled, in `[0, max_fraction]`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RayHit {
+    /// The point where the ray enters the shape (m).
     pub point: Vec2,
+    /// The shape's outward unit normal at `point`.
     pub normal: Vec2,
+    /// How far along `translation` the hit lies: `point = origin + fraction·translation`.
     pub fraction: f32,
 }
 

@@ -10,6 +10,7 @@ pub struct BitSet {
 }
 
 impl BitSet {
+    /// An empty set (no storage until a bit is set).
     pub fn new() -> Self {
         Self { blocks: Vec::new() }
     }

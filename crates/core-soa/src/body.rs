@@ -64,13 +64,23 @@ pub struct BodySim {
     pub force: Vec2,
     /// Accumulated torque (N·m), cleared after each step.
     pub torque: f32,
+    /// Mass (kg); 0 for static and kinematic bodies.
     pub mass: f32,
+    /// `1/mass`, or 0 for a body that does not respond to impulses (static, kinematic).
     pub inv_mass: f32,
     /// Rotational inertia about the centre of mass (kg·m²).
     pub inertia: f32,
+    /// `1/inertia`, or 0 for a body that does not turn under impulses (static, kinematic, fixed
+    /// rotation).
     pub inv_inertia: f32,
+    /// Linear damping (1/s): each substep of `h` scales the linear velocity by `1/(1 +
+    /// h·linear_damping)`.
     pub linear_damping: f32,
+    /// Angular damping (1/s): each substep of `h` scales the angular velocity by `1/(1 +
+    /// h·angular_damping)`.
     pub angular_damping: f32,
+    /// Multiplies the world's gravity for this body (1 = normal, 0 = no gravity, negative =
+    /// upwards).
     pub gravity_scale: f32,
     /// Arena index of the body's cold record (back-reference, fixed up on swap-remove).
     pub body: u32,
@@ -142,7 +152,9 @@ impl BodySim {
 /// What [`BodyArrays::swap_remove`] took out, and which body filled the hole.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RemovedBody {
+    /// The removed body's solver data.
     pub sim: BodySim,
+    /// The removed body's hot state (velocities, pose deltas).
     pub state: BodyState,
     /// The body (its [`BodySim::body`]) that moved from the last index into the removed index,
     /// or `None` if the removed one was last. Its cold record's local index must become the
@@ -159,10 +171,12 @@ pub struct BodyArrays {
 }
 
 impl BodyArrays {
+    /// Empty arrays.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// Empty arrays with room for `capacity` bodies in each tier.
     pub fn with_capacity(capacity: usize) -> Self {
         BodyArrays {
             sims: Vec::with_capacity(capacity),
@@ -170,11 +184,13 @@ impl BodyArrays {
         }
     }
 
+    /// The number of bodies (the length of both tiers).
     #[inline]
     pub fn len(&self) -> usize {
         self.sims.len()
     }
 
+    /// Whether there are no bodies.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.sims.is_empty()
@@ -239,6 +255,7 @@ impl BodyArrays {
         &self.sims
     }
 
+    /// The solver data of every body, in index order, for editing in place.
     #[inline]
     pub fn sims_mut(&mut self) -> &mut [BodySim] {
         &mut self.sims
@@ -250,6 +267,7 @@ impl BodyArrays {
         &self.states
     }
 
+    /// The hot states of every body, in index order, for editing in place.
     #[inline]
     pub fn states_mut(&mut self) -> &mut [BodyState] {
         &mut self.states
@@ -275,11 +293,13 @@ impl BodyArrays {
         Some((self.sims.get_mut(i)?, self.states.get_mut(i)?))
     }
 
+    /// Removes every body, keeping the allocations.
     pub fn clear(&mut self) {
         self.sims.clear();
         self.states.clear();
     }
 
+    /// Makes room for `additional` more bodies in both tiers.
     pub fn reserve(&mut self, additional: usize) {
         self.sims.reserve(additional);
         self.states.reserve(additional);

@@ -183,6 +183,7 @@ pub struct IdPool {
 }
 
 impl IdPool {
+    /// An empty pool: the first index handed out is 0.
     pub fn new() -> Self {
         Self::default()
     }
@@ -260,6 +261,7 @@ impl<T, K: ArenaKey> Default for Arena<T, K> {
 }
 
 impl<T, K: ArenaKey> Arena<T, K> {
+    /// An empty arena.
     pub fn new() -> Self {
         Arena {
             slots: Vec::new(),
@@ -374,6 +376,7 @@ impl<T, K: ArenaKey> Arena<T, K> {
         self.len
     }
 
+    /// Whether the arena holds no values.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0

@@ -21,7 +21,9 @@ use glam::Vec2;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct Rot {
+    /// Cosine of the angle.
     pub c: f32,
+    /// Sine of the angle; `c² + s² = 1` for a valid rotation.
     pub s: f32,
 }
 
@@ -32,6 +34,7 @@ impl Default for Rot {
 }
 
 impl Rot {
+    /// The rotation by zero: `c = 1, s = 0`.
     pub const IDENTITY: Rot = Rot { c: 1.0, s: 0.0 };
 
     /// The rotation by `angle` radians (deterministic: [`sin_cos`], within 0.8 ulp).
@@ -145,6 +148,7 @@ impl Rot {
         Vec2::new(-self.s, self.c)
     }
 
+    /// Whether both components are finite and `c² + s²` is within 10⁻³ of 1 (a usable rotation).
     pub fn is_valid(self) -> bool {
         self.c.is_finite()
             && self.s.is_finite()
@@ -156,16 +160,20 @@ impl Rot {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct Transform {
+    /// Translation (m): where the frame's origin lands.
     pub p: Vec2,
+    /// Rotation, applied before the translation.
     pub q: Rot,
 }
 
 impl Transform {
+    /// The transform that leaves every point where it is.
     pub const IDENTITY: Transform = Transform {
         p: Vec2::ZERO,
         q: Rot::IDENTITY,
     };
 
+    /// The transform that rotates by `q`, then translates by `p`.
     #[inline]
     pub fn new(p: Vec2, q: Rot) -> Transform {
         Transform { p, q }
@@ -205,6 +213,7 @@ impl Transform {
         }
     }
 
+    /// The transform that undoes this one: `inverse().apply(apply(v)) = v` up to rounding.
     pub fn inverse(self) -> Transform {
         let q = self.q.inverse();
         Transform {

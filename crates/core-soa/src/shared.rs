@@ -21,6 +21,10 @@
 //! to the whole array, so a thread reading body 3 does not alias another thread's write to
 //! body 7.
 
+// Unsafe code is confined here: SharedSlice is the one place where threads write disjoint parts of
+// one array; every block has its `// SAFETY:` argument.
+#![allow(unsafe_code)]
+
 use core::marker::PhantomData;
 use core::ops::Range;
 
@@ -48,10 +52,12 @@ impl<'a, T> SharedSlice<'a, T> {
         }
     }
 
+    /// The number of elements.
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether there are no elements.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

@@ -21,7 +21,9 @@ pub const GRAPH_COLOR_COUNT: usize = 24;
 /// joint and a contact on the same body never share a colour) but keep separate handle lists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ConstraintKind {
+    /// A contact constraint between two shapes' bodies.
     Contact,
+    /// A joint between two bodies.
     Joint,
 }
 
@@ -29,7 +31,9 @@ pub enum ConstraintKind {
 /// Static and kinematic bodies are `dynamic: false`; they take no bit in any colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Endpoint {
+    /// The body's index in the caller's body numbering (stable while it is in the graph).
     pub body: u32,
+    /// Whether the body is dynamic: only dynamic bodies take a bit in a colour's body set.
     pub dynamic: bool,
 }
 
@@ -73,6 +77,7 @@ impl ColorIndex {
         self.0 as usize
     }
 
+    /// Whether this is the overflow set rather than a colour.
     pub const fn is_overflow(self) -> bool {
         self.0 as usize == GRAPH_COLOR_COUNT
     }
@@ -81,7 +86,9 @@ impl ColorIndex {
 /// Where a handle is stored: its colour and its position in that colour's list of its kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Slot {
+    /// The colour (or the overflow set) holding the handle.
     pub color: ColorIndex,
+    /// The handle's position in that colour's list of its kind.
     pub index: u32,
 }
 
@@ -89,7 +96,9 @@ pub struct Slot {
 /// removed one's position: the caller must store `new_slot` for `handle`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Moved {
+    /// The handle that moved (the last of its list before the removal).
     pub handle: u32,
+    /// Where it is now: the removed handle's old slot.
     pub new_slot: Slot,
 }
 
@@ -111,7 +120,12 @@ pub struct Moved {
 /// measured gain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ColoringPolicy {
+    /// Colours `0..dynamic_colors` are open to constraints between two dynamic bodies (values
+    /// above [`GRAPH_COLOR_COUNT`] count as [`GRAPH_COLOR_COUNT`]; 0 sends them all to the
+    /// overflow set).
     pub dynamic_colors: usize,
+    /// The lowest colour a constraint with a static body may take; such constraints search
+    /// downwards from the last colour (values above [`GRAPH_COLOR_COUNT`] count as it).
     pub static_floor: usize,
 }
 
@@ -191,6 +205,7 @@ impl<C, J> ConstraintGraph<C, J> {
         }
     }
 
+    /// The colouring policy the graph was created with.
     pub fn policy(&self) -> ColoringPolicy {
         self.policy
     }
@@ -202,6 +217,7 @@ impl<C, J> ConstraintGraph<C, J> {
         self.force_overflow = force;
     }
 
+    /// Whether new constraints are sent to the overflow set (see [`Self::set_force_overflow`]).
     pub fn force_overflow(&self) -> bool {
         self.force_overflow
     }
@@ -304,6 +320,7 @@ impl<C, J> ConstraintGraph<C, J> {
         self.colors.iter().map(|c| c.len(kind)).sum()
     }
 
+    /// Whether no colour and not the overflow set holds any constraint of either kind.
     pub fn is_empty(&self) -> bool {
         self.colors.iter().all(Color::is_empty)
     }

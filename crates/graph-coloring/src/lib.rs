@@ -52,6 +52,8 @@
 //!
 //! [`BitSet`]: core_soa::BitSet
 
+#![forbid(unsafe_code)]
+
 mod constraint_graph;
 mod validate;
 

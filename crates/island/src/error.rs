@@ -19,7 +19,12 @@ pub enum IslandError {
     /// The body belongs to no island (never added, or removed).
     UnknownBody(u32),
     /// The body still has linked constraints; unlink them before removing it.
-    BodyHasConstraints { body: u32, linked: u32 },
+    BodyHasConstraints {
+        /// The body's index.
+        body: u32,
+        /// How many constraints are still linked to it.
+        linked: u32,
+    },
     /// The constraint is already linked into an island.
     ConstraintAlreadyLinked(ConstraintKey),
     /// The constraint is not linked into any island.

@@ -78,7 +78,9 @@ impl ArenaKey for IslandId {
 /// Whether a constraint is a contact or a joint; the two kinds have separate index spaces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ConstraintKind {
+    /// A contact; its index is the caller's contact index.
     Contact,
+    /// A joint; its index is the caller's joint index.
     Joint,
 }
 
@@ -86,7 +88,9 @@ pub enum ConstraintKind {
 /// storage (stable for the constraint's lifetime).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ConstraintKey {
+    /// Which index space `index` belongs to: contacts or joints.
     pub kind: ConstraintKind,
+    /// The constraint's index in the caller's storage of that kind.
     pub index: u32,
 }
 
@@ -114,7 +118,10 @@ impl ConstraintKey {
 /// was merged into it (whose id is now stale), if the constraint joined two islands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LinkOutcome {
+    /// The island that holds the constraint after the link.
     pub island: IslandId,
+    /// The island merged into `island`, if the link joined two islands; its id is stale from now
+    /// on.
     pub absorbed: Option<IslandId>,
 }
 
@@ -247,6 +254,7 @@ impl Default for IslandGraph {
 }
 
 impl IslandGraph {
+    /// An empty graph: no bodies, no islands.
     pub fn new() -> Self {
         IslandGraph {
             islands: Arena::new(),

@@ -61,6 +61,8 @@
 //! first-out, merges and splits follow fixed rules, and every list is returned in a fixed
 //! order, so the same calls always produce the same ids and layouts.
 
+#![forbid(unsafe_code)]
+
 mod error;
 mod island_graph;
 mod sleep;

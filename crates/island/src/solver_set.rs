@@ -64,6 +64,7 @@ pub struct SolverSets {
 }
 
 impl SolverSets {
+    /// No sleeping sets.
     pub fn new() -> Self {
         Self::default()
     }

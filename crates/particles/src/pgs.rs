@@ -57,6 +57,10 @@
 //! solve carries it in one solve. PGS is cheap per sweep, robust with contacts and friction,
 //! and degrades gracefully (a stretchy result) when stopped early.
 
+// Unsafe code is confined here: the colour-parallel sweeps write disjoint rows of shared arrays;
+// every block has its `// SAFETY:` argument.
+#![allow(unsafe_code)]
+
 use crate::anchor::AnchorSample;
 use crate::constraint::{RowTemplate, RowValue, blocks};
 use crate::contact::{ContactSet, for_particle_chunks};

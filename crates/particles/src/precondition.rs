@@ -26,6 +26,10 @@
 //! A preconditioned iteration costs two sweeps more than a Jacobi one; it pays only when the
 //! iterations drop by more than that (see [`Preconditioner::default`] for what was measured).
 
+// Unsafe code is confined here: the colour-parallel sweep writes disjoint rows of shared arrays;
+// every block has its `// SAFETY:` argument.
+#![allow(unsafe_code)]
+
 use crate::constraint::blocks;
 use crate::parallel::{PARALLEL_MIN, for_chunks};
 use crate::topology::Topology;

@@ -130,6 +130,7 @@ impl World {
         self.bodies.contains(id)
     }
 
+    /// The body's type (static, kinematic or dynamic); `InvalidId` for a stale id.
     pub fn body_type(&self, id: BodyId) -> Result<BodyType, PrismError> {
         Ok(self.body(id)?.body_type)
     }
@@ -139,10 +140,12 @@ impl World {
         Ok(&self.body(id)?.shapes)
     }
 
+    /// The `user_data` the body was created with or last set to.
     pub fn body_user_data(&self, id: BodyId) -> Result<u64, PrismError> {
         Ok(self.body(id)?.user_data)
     }
 
+    /// Replaces the body's user data (Prism never reads it).
     pub fn set_body_user_data(&mut self, id: BodyId, user_data: u64) -> Result<(), PrismError> {
         self.body_mut(id)?.user_data = user_data;
         Ok(())

@@ -23,6 +23,8 @@ impl World {
         Ok(self.sim(id)?.transform.p)
     }
 
+    /// World position of the body's origin (m), as of the end of the last step or the last
+    /// teleport.
     pub fn rotation(&self, id: BodyId) -> Result<Rot, PrismError> {
         Ok(self.sim(id)?.transform.q)
     }
@@ -112,6 +114,7 @@ impl World {
         Ok(self.state(id)?.linear_velocity)
     }
 
+    /// Angular velocity (rad/s, counter-clockwise positive).
     pub fn angular_velocity(&self, id: BodyId) -> Result<f32, PrismError> {
         Ok(self.state(id)?.angular_velocity)
     }

@@ -292,6 +292,7 @@ impl BroadPhase {
         custom_filter: Option<&CustomFilterFn>,
     ) -> Vec<(u32, u32)> {
         let query = |moved: &[u32]| {
+            zone!("pairs chunk");
             let mut pairs = Vec::new();
             for &shape_index in moved {
                 self.pairs_of(shape_index, (shapes, bodies, custom_filter), &mut pairs);
@@ -400,7 +401,7 @@ fn is_dynamic(bodies: &Arena<Body, BodyId>, body: BodyId) -> bool {
 impl World {
     /// Step phase 1: creates contacts for the new overlapping pairs of the moved proxies.
     pub(crate) fn update_pairs(&mut self) {
-        zone!("update pairs");
+        zone!("pairs");
         let parallel = self.def.worker_count > 1;
         let custom_filter = self.hooks.custom_filter.as_deref();
         let pairs =

@@ -163,7 +163,9 @@ impl ContactSim {
 /// A touching contact as users see it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactData {
+    /// The first shape of the contact (the manifold's normal points from A to B).
     pub shape_a: ShapeId,
+    /// The second shape of the contact.
     pub shape_b: ShapeId,
     /// Normal from A to B; anchors relative to the bodies' origins; the accumulated impulses
     /// of the last solve. The soft-step solver applies them every substep, so a point's force is

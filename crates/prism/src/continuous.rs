@@ -442,6 +442,7 @@ impl World {
         };
         let (sims, states) = from_awake[0].bodies.sims_and_states_mut();
         let sweep = |(sims, states, fast): (&mut [BodySim], &[BodyState], &[u32]), first: usize| {
+            zone!("continuous chunk");
             let mut escapes = Vec::new();
             for &index in fast {
                 let local = index as usize - first;
@@ -483,7 +484,7 @@ impl World {
     /// others have their final poses; moves those that hit back to the impact and re-inserts
     /// the proxies that left their fat boxes.
     pub(crate) fn sweep_bullets(&mut self, bullets: &[u32], parallel: bool) {
-        zone!("bullets");
+        zone!("continuous_bullets");
         let fractions: Vec<f32> = {
             let (below_awake, from_awake) = self.solver_sets.split_at(AWAKE_SET as usize);
             let broadphase = &self.broadphase;
@@ -505,6 +506,7 @@ impl World {
             };
             let sims = from_awake[0].bodies.sims();
             let sweep = |bullets: &[u32]| -> Vec<f32> {
+                zone!("continuous_bullets chunk");
                 let sweep_one = |&index: &u32| obstacles.first_impact(&sims[index as usize]);
                 bullets.iter().map(sweep_one).collect()
             };

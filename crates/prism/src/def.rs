@@ -1,9 +1,10 @@
 //! Definitions: the plain structs a user fills in to create a world, a body or a shape.
 //!
 //! A definition is data, not a builder: every field is public, `Default` gives Box2D's defaults,
-//! and struct-update syntax (`BodyDef { position, ..BodyDef::dynamic() }`) sets the few that
-//! matter. The world validates a definition as a whole before creating anything, so a bad field
-//! produces a [`PrismError`] naming that field and leaves the world untouched.
+//! and struct-update syntax (`BodyDef { linear_damping: 0.5, ..BodyDef::dynamic_at(position) }`)
+//! sets the few that matter. The world validates a definition as a whole before creating
+//! anything, so a bad field produces a [`PrismError`] naming that field and leaves the world
+//! untouched.
 //!
 //! Collision filtering follows Box2D. Each shape has a [`Filter`]:
 //!
@@ -139,6 +140,7 @@ impl WorldDef {
 /// How to create a body. `Default` is a static body at the origin.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BodyDef {
+    /// Static, kinematic or dynamic.
     pub body_type: BodyType,
     /// World position of the body origin (m).
     pub position: Vec2,
@@ -286,7 +288,11 @@ impl Filter {
 /// accepts `category_bits`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct QueryFilter {
+    /// The categories the query stands for: a shape is reported only if its `mask_bits`
+    /// intersect these.
     pub category_bits: u64,
+    /// The categories the query reports: a shape is reported only if its `category_bits`
+    /// intersect these.
     pub mask_bits: u64,
 }
 
@@ -315,6 +321,7 @@ pub struct ShapeDef {
     pub friction: f32,
     /// Coefficient of restitution, ≥ 0. Mixed as `max(r1, r2)`.
     pub restitution: f32,
+    /// Which other shapes this one collides with (see [`Filter`]).
     pub filter: Filter,
     /// Whether contacts of this shape report begin/end touch events (either shape enabling is
     /// enough).

@@ -22,8 +22,11 @@ use std::fmt;
 /// Which kind of object an id refers to (for [`PrismError::InvalidId`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IdKind {
+    /// A body id ([`BodyId`](core_soa::BodyId)).
     Body,
+    /// A shape id ([`ShapeId`](core_soa::ShapeId)).
     Shape,
+    /// A joint id ([`JointId`](core_soa::JointId)).
     Joint,
     /// A [`crate::ParticleSystemId`].
     ParticleSystem,
@@ -45,23 +48,37 @@ impl fmt::Display for IdKind {
 #[non_exhaustive]
 pub enum PrismError {
     /// A number that must be finite was NaN or infinite.
-    NonFinite { field: &'static str, value: f32 },
+    NonFinite {
+        /// The field or argument, as `Type::field` or the parameter's name.
+        field: &'static str,
+        /// The value given.
+        value: f32,
+    },
     /// A finite number outside its allowed range (`requirement` says which range).
     OutOfRange {
+        /// The field or argument, as `Type::field` or the parameter's name.
         field: &'static str,
+        /// The value given.
         value: f32,
+        /// The allowed range, in words.
         requirement: &'static str,
     },
     /// A count outside its allowed range (substeps, worker count).
     InvalidCount {
+        /// The field, as `Type::field`.
         field: &'static str,
+        /// The value given.
         value: u32,
+        /// The allowed range, in words.
         requirement: &'static str,
     },
     /// An id whose object was destroyed, or that never came from this world.
     InvalidId {
+        /// What kind of object the id names.
         kind: IdKind,
+        /// The id's slot index.
         index: u32,
+        /// The id's generation (a destroyed object's slot gets a new generation when reused).
         generation: u32,
     },
     /// A polygon that is not a valid convex polygon.
@@ -69,12 +86,23 @@ pub enum PrismError {
     /// A chain that cannot be built from the given points.
     InvalidChain(ChainError),
     /// A whole-structure check (feature `validate`) found the world's bookkeeping inconsistent.
-    Corrupted { message: String },
+    Corrupted {
+        /// Which check failed and on what.
+        message: String,
+    },
     /// The operating system refused the worker threads asked for by `WorldDef::worker_count`.
-    ThreadPool { message: String },
+    ThreadPool {
+        /// The operating system's reason, as rayon reported it.
+        message: String,
+    },
     /// A joint that cannot be made or set as asked: `field` names the setting or body,
     /// `reason` says what is wrong with it.
-    InvalidJoint { field: String, reason: String },
+    InvalidJoint {
+        /// The setting or body, as `kind.field` (for example `revolute.lower_angle`).
+        field: String,
+        /// What is wrong with it, with the value and the rule.
+        reason: String,
+    },
     /// A particle-system call the particles crate refused beyond a bad number: a stale
     /// particle, spring, constraint, anchor or force-field id, a constraint that cannot be
     /// built, or settings that do not go together (the error names the field).

@@ -22,7 +22,9 @@ use core_soa::ShapeId;
 /// Two shapes began touching during the step.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactBeginTouchEvent {
+    /// The first shape (the manifold's normal points from A to B).
     pub shape_a: ShapeId,
+    /// The second shape.
     pub shape_b: ShapeId,
     /// The manifold when touching began (normal from A to B; anchors relative to the bodies'
     /// origins; impulses not yet solved).
@@ -32,14 +34,18 @@ pub struct ContactBeginTouchEvent {
 /// Two shapes stopped touching, or one of them (or its body) was destroyed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ContactEndTouchEvent {
+    /// The first shape (ids may be stale if a shape was destroyed).
     pub shape_a: ShapeId,
+    /// The second shape.
     pub shape_b: ShapeId,
 }
 
 /// The contact events of the last step.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ContactEvents {
+    /// Pairs that began touching, in contact order.
     pub begin: Vec<ContactBeginTouchEvent>,
+    /// Pairs that stopped touching, in contact order (destroyed shapes' pairs first).
     pub end: Vec<ContactEndTouchEvent>,
     /// Contacts that approached faster than `WorldDef::hit_event_threshold`, in contact order.
     pub hit: Vec<ContactHitEvent>,

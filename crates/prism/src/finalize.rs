@@ -97,7 +97,7 @@ impl World {
     /// Step phase 5 (see the module notes). Returns the awake kinematic bodies that moved this
     /// step, in awake-set order, and the milliseconds spent in continuous collision.
     pub(crate) fn finalize_bodies(&mut self, dt: f32) -> (Vec<u32>, f32) {
-        zone!("finalize bodies");
+        zone!("finalize");
         let parallel = self.def.worker_count > 1;
         self.island_rest
             .reset(self.islands.graph.island_slot_count());
@@ -171,6 +171,7 @@ fn finalize_chunk(
     first: u32,
     view: &FinalizeView<'_>,
 ) -> ChunkReport {
+    zone!("finalize chunk");
     let mut report = ChunkReport::default();
     let mut fold = RestFold::new(view.rest);
     for (offset, (sim, state)) in sims.iter_mut().zip(states).enumerate() {

@@ -27,6 +27,7 @@
 //! for any worker count. A world in which no shape ever enabled hit events skips the scan.
 
 use crate::contact::ContactSim;
+use crate::profile::zone;
 use crate::shape::ShapeRecord;
 use crate::solver_set::{STATIC_SET, SolverSet};
 use crate::world::World;
@@ -40,7 +41,9 @@ const HIT_CHUNK: usize = 256;
 /// Two shapes struck each other faster than `WorldDef::hit_event_threshold`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactHitEvent {
+    /// The first shape (the normal points from A to B).
     pub shape_a: ShapeId,
+    /// The second shape.
     pub shape_b: ShapeId,
     /// Where the shapes struck, in world coordinates, midway between the surfaces (it may be
     /// a speculative point: the shapes met during the step).
@@ -62,6 +65,7 @@ impl World {
     /// Lists this step's hits in the contact events (see the module notes); call right after
     /// the solve, while the solved contacts and their bodies are where the solver left them.
     pub(crate) fn report_hits(&mut self) {
+        zone!("events_hits");
         if !self.events.hit_shapes {
             return;
         }
@@ -76,6 +80,7 @@ impl World {
             .flat_map(|color| self.graph.contacts(color).chunks(HIT_CHUNK))
             .collect();
         let scan = |chunk: &[ContactSim]| -> Vec<(u32, ContactHitEvent)> {
+            zone!("events_hits chunk");
             chunk.iter().filter_map(|sim| hit_of(sim, &view)).collect()
         };
         let mut hits: Vec<(u32, ContactHitEvent)> = if self.def.worker_count > 1 {

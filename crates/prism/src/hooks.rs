@@ -38,18 +38,24 @@ use core_soa::{Arena, BodyId, ShapeId, Vec2};
 /// The two shapes a hook decides about, with what identifies them to the caller.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ShapePair {
+    /// The first shape of the pair (the contact normal points from A to B).
     pub shape_a: ShapeId,
+    /// The second shape of the pair.
     pub shape_b: ShapeId,
+    /// The body of `shape_a`.
     pub body_a: BodyId,
+    /// The body of `shape_b`.
     pub body_b: BodyId,
     /// The shapes' `ShapeDef::user_data`.
     pub user_data_a: u64,
+    /// The user data of `shape_b` (`user_data_a` is shape A's).
     pub user_data_b: u64,
 }
 
 /// A touching contact the pre-solve hook decides about.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PreSolveContact {
+    /// The two shapes and their bodies.
     pub shapes: ShapePair,
     /// The deepest manifold point, in world coordinates (midway between the surfaces).
     pub point: Vec2,

@@ -326,10 +326,12 @@ impl World {
         Ok(())
     }
 
+    /// The `user_data` the joint was created with or last set to.
     pub fn joint_user_data(&self, id: JointId) -> Result<u64, PrismError> {
         Ok(self.joint(id)?.base.user_data)
     }
 
+    /// Replaces the joint's user data (Prism never reads it).
     pub fn set_joint_user_data(&mut self, id: JointId, user_data: u64) -> Result<(), PrismError> {
         self.joint_mut(id)?.base.user_data = user_data;
         Ok(())

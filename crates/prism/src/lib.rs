@@ -225,6 +225,15 @@
 //! [`StepProfile::particle_figures`], and runs in the world's pool in fixed chunks, bitwise
 //! equal for any worker count. A world without particle systems steps exactly as before.
 //!
+//! ## Further reading
+//!
+//! In the repository: `docs/ARCHITECTURE.md` describes the crates, the step, storage, colours
+//! and lanes, threads, islands and sleep as a whole, and how to add a shape, a joint kind or a
+//! stage; `docs/BENCHMARKS.md` describes the benchmark scenes, how `prism-bench` measures them
+//! and how to read its tables, with the latest results. The phase and stage timings of
+//! [`StepProfile`] carry the same names there, in prism-bench's `--stages` output and in the
+//! Tracy zones of the `profile` feature (see the README for capturing a profile).
+//!
 //! ## Example
 //!
 //! ```

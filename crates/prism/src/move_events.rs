@@ -20,6 +20,7 @@
 //! count. The array is refilled every step and reused, so a steady world does not allocate.
 
 use crate::body::Body;
+use crate::profile::zone;
 use crate::solver_set::{AWAKE_SET, FIRST_SLEEPING_SET};
 use crate::world::World;
 use core_soa::{Arena, BodyId, BodySim, BodyState, Rot, Transform, Vec2};
@@ -31,6 +32,7 @@ const MOVE_CHUNK: usize = 256;
 /// A body the last step moved.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BodyMoveEvent {
+    /// The body that moved.
     pub body: BodyId,
     /// The body's transform (origin and rotation) at the end of the step.
     pub transform: Transform,
@@ -49,6 +51,7 @@ impl World {
     /// Fills the move events from the awake set; call after the finalize, before the sleep
     /// phase moves bodies out of the awake set.
     pub(crate) fn record_body_moves(&mut self) {
+        zone!("events_moves");
         let bodies = &self.bodies;
         let awake = &self.solver_sets[AWAKE_SET as usize].bodies;
         let (sims, states) = (awake.sims(), awake.states());
@@ -58,8 +61,10 @@ impl World {
             let chunks = sims
                 .par_chunks(MOVE_CHUNK)
                 .zip(states.par_chunks(MOVE_CHUNK));
-            events
-                .par_extend(chunks.flat_map_iter(|(sims, states)| moves_of(bodies, sims, states)));
+            events.par_extend(chunks.flat_map_iter(|(sims, states)| {
+                zone!("events_moves chunk");
+                moves_of(bodies, sims, states)
+            }));
         } else {
             events.extend(moves_of(bodies, sims, states));
         }
@@ -67,6 +72,7 @@ impl World {
 
     /// Marks the moved bodies whose island fell asleep in this step's sleep phase.
     pub(crate) fn mark_fallen_asleep(&mut self) {
+        zone!("events_asleep");
         // Every body that fell asleep is in the sleep events; none there, nothing to mark.
         if self.body_events().sleep.is_empty() {
             return;
@@ -81,6 +87,7 @@ impl World {
             self.move_events
                 .par_chunks_mut(MOVE_CHUNK)
                 .for_each(|chunk| {
+                    zone!("events_asleep chunk");
                     chunk.iter_mut().for_each(mark);
                 });
         } else {

@@ -81,6 +81,7 @@ impl CollideView<'_> {
 /// Collides every contact of `sims` (see the module notes); returns the ids of those whose
 /// touching state changed or that became disjoint.
 pub(crate) fn collide_contacts(sims: &mut [ContactSim], view: &CollideView<'_>) -> Vec<u32> {
+    zone!("collide chunk");
     let mut changed = Vec::new();
     for sim in sims {
         collide_contact(sim, view);
@@ -238,7 +239,7 @@ impl World {
 
     /// Step phase 3: applies the narrowphase's verdicts (see the module notes).
     pub(crate) fn update_contact_states(&mut self, changed: &[u32]) {
-        zone!("update contact state");
+        zone!("update_contacts");
         let (mut started, mut stopped, mut disjoint) = (Vec::new(), Vec::new(), Vec::new());
         for &contact in changed {
             let Some(sim) = self.contact_sim_mut(contact) else {

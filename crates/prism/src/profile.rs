@@ -11,8 +11,37 @@
 //! — one body touching more than two dozen others — loses the wide path for those contacts;
 //! these counters are how to notice.
 //!
-//! With the `profile` feature every step phase also opens a Tracy zone (the `zone!` macro),
-//! named as in the step list; without it the macro expands to nothing.
+//! ## Tracy
+//!
+//! With the `profile` feature (which turns on solver-simd's too) a step shows in the Tracy
+//! profiler under the names prism-bench's `--stages` prints, so a capture and a benchmark
+//! table read alike:
+//!
+//! ```text
+//!   zone                          thread            what
+//!   step                          step's thread     the whole step (`total`)
+//!   pairs, collide, update_contacts, solve, finalize, continuous, sleep, sensors
+//!                                 step's thread     the phase of that name
+//!   continuous_bullets            step's thread     the bullets' pass (part of `continuous`)
+//!   events_hits, events_moves, events_asleep
+//!                                 step's thread     the three parts of `events`
+//!   break_joints                  step's thread     breaking overloaded joints (not timed
+//!                                                   in `StepProfile`)
+//!   <phase> chunk                 every worker      one chunk of a parallel phase
+//!   prepare … store_impulses, <stage> block, begin_step, finalize_poses
+//!                                 (see solver-simd's `profile` module)
+//! ```
+//!
+//! The step's thread is the caller's with one worker and one of the world's pool threads
+//! (whichever rayon picks for that step) with more.
+//!
+//! No two zones share a name. Every step ends with a frame mark, so the profiler counts one
+//! frame per step, and with plots of the step's counters: `awake_bodies`, `contacts` (pairs
+//! whose fat boxes overlap), `solved_contacts` (touching contacts the solver saw),
+//! `overflow_contacts` and `colors` (graph colours in use). Zones, marks and plots are made
+//! only while a Tracy client runs. Without the feature the `zone!` macro expands to nothing
+//! and [`World::end_profiler_frame`] is empty, so the instrumentation costs nothing. How to
+//! capture a run (with the profiler's window or headless) is in the README.
 
 /// Opens a Tracy zone named `$name` that lasts until the end of the enclosing block (feature
 /// `profile`); expands to nothing without the feature.
@@ -31,9 +60,34 @@ macro_rules! zone {
 
 pub(crate) use zone;
 
+use crate::world::World;
 use graph_coloring::GRAPH_COLOR_COUNT;
 use solver_simd::SolverProfile;
 use std::time::Instant;
+
+impl World {
+    /// Ends the step's Tracy frame: plots the step's counters and marks the frame (feature
+    /// `profile`, while a Tracy client runs; nothing otherwise).
+    #[inline]
+    pub(crate) fn end_profiler_frame(&self) {
+        #[cfg(feature = "profile")]
+        if let Some(client) = tracy_client::Client::running() {
+            use tracy_client::plot_name;
+            let awake = &self.solver_sets[crate::solver_set::AWAKE_SET as usize];
+            let solver = self.solver.counters();
+            let solved = solver.colored_contacts + solver.overflow_contacts;
+            client.plot(plot_name!("awake_bodies"), awake.bodies.len() as f64);
+            client.plot(plot_name!("contacts"), self.contacts.len() as f64);
+            client.plot(plot_name!("solved_contacts"), solved as f64);
+            client.plot(
+                plot_name!("overflow_contacts"),
+                solver.overflow_contacts as f64,
+            );
+            client.plot(plot_name!("colors"), solver.colors as f64);
+            client.frame_mark();
+        }
+    }
+}
 
 /// Wall-clock milliseconds spent in each phase of the last step.
 #[derive(Clone, Copy, Debug, Default)]
@@ -82,6 +136,7 @@ pub struct Counters {
     pub islands: usize,
     /// Sleeping solver sets (one per sleeping island).
     pub sleeping_sets: usize,
+    /// All shapes (a chain counts one shape per link).
     pub shapes: usize,
     /// Contacts between shapes whose fat boxes overlap (touching or not).
     pub contacts: usize,

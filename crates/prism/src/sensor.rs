@@ -43,6 +43,7 @@ use crate::body::Body;
 use crate::broadphase::query_mask;
 use crate::error::PrismError;
 use crate::hooks::{CustomFilterFn, custom_filter_accepts};
+use crate::profile::zone;
 use crate::shape::ShapeRecord;
 use crate::solver_set::SolverSet;
 use crate::world::World;
@@ -59,7 +60,9 @@ const SENSOR_CHUNK: usize = 16;
 /// A shape began overlapping a sensor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SensorBeginTouchEvent {
+    /// The sensor shape.
     pub sensor_shape: ShapeId,
+    /// The shape that began to overlap it.
     pub visitor_shape: ShapeId,
 }
 
@@ -67,7 +70,9 @@ pub struct SensorBeginTouchEvent {
 /// id may be stale.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SensorEndTouchEvent {
+    /// The sensor shape (may be stale).
     pub sensor_shape: ShapeId,
+    /// The shape that stopped overlapping it (may be stale).
     pub visitor_shape: ShapeId,
 }
 
@@ -75,7 +80,9 @@ pub struct SensorEndTouchEvent {
 /// events of sensors destroyed before the step come first).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SensorEvents {
+    /// Shapes that began to overlap a sensor.
     pub begin: Vec<SensorBeginTouchEvent>,
+    /// Shapes that stopped overlapping a sensor.
     pub end: Vec<SensorEndTouchEvent>,
 }
 
@@ -192,6 +199,7 @@ impl World {
     /// Updates every sensor's overlaps and emits the sensor events (see the module notes); call
     /// at the end of the step, when the bodies and trees are final.
     pub(crate) fn overlap_sensors(&mut self) {
+        zone!("sensors");
         if self.sensors.list.is_empty() {
             return;
         }
@@ -208,7 +216,10 @@ impl World {
             custom_filter: self.hooks.custom_filter.as_deref(),
         };
         let list = &mut self.sensors.list;
-        let update = |sensors: &mut [Sensor]| update_sensors(sensors, &view);
+        let update = |sensors: &mut [Sensor]| {
+            zone!("sensors chunk");
+            update_sensors(sensors, &view)
+        };
         let changes: Vec<SensorChanges> = if self.def.worker_count > 1 {
             list.par_chunks_mut(SENSOR_CHUNK).map(update).collect()
         } else {

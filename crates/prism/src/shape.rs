@@ -62,6 +62,7 @@ pub(crate) struct ShapeRecord {
 }
 
 impl World {
+    /// Creates a circle (centre finite, radius > 0) on `body`; errors name the bad field.
     pub fn create_circle_shape(
         &mut self,
         body: BodyId,
@@ -95,6 +96,7 @@ impl World {
         self.create_shape(body, def, geometry)
     }
 
+    /// Creates a two-sided segment (finite ends, length above the linear slop) on `body`.
     pub fn create_segment_shape(
         &mut self,
         body: BodyId,
@@ -215,10 +217,12 @@ impl World {
         compute_aabb(&shape.geometry, transform)
     }
 
+    /// The shape's collision filter.
     pub fn shape_filter(&self, id: ShapeId) -> Result<Filter, PrismError> {
         Ok(self.shape(id)?.filter)
     }
 
+    /// The `user_data` the shape was created with or last set to.
     pub fn shape_user_data(&self, id: ShapeId) -> Result<u64, PrismError> {
         Ok(self.shape(id)?.user_data)
     }

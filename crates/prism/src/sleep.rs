@@ -58,6 +58,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 /// A body fell asleep with its island.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BodySleepEvent {
+    /// The body that fell asleep.
     pub body: BodyId,
     /// The island it sleeps in (valid until the island is merged or split after waking).
     pub island: IslandId,
@@ -66,6 +67,7 @@ pub struct BodySleepEvent {
 /// A body woke up with its island.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BodyWakeEvent {
+    /// The body that woke.
     pub body: BodyId,
     /// The island that woke.
     pub island: IslandId,
@@ -75,7 +77,9 @@ pub struct BodyWakeEvent {
 /// together, in island order).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BodyEvents {
+    /// Bodies that fell asleep in the step.
     pub sleep: Vec<BodySleepEvent>,
+    /// Bodies that woke in the step (or by a call since it).
     pub wake: Vec<BodyWakeEvent>,
 }
 
@@ -198,7 +202,7 @@ impl World {
     /// Step phase 6 (see the module notes): `moving_kinematics` are the kinematic bodies the
     /// finalize found moving.
     pub(crate) fn update_sleep(&mut self, moving_kinematics: &[u32]) {
-        zone!("islands");
+        zone!("sleep");
         if self.def.enable_sleep {
             for &mover in moving_kinematics {
                 self.disturb_around(mover);
@@ -370,7 +374,7 @@ impl World {
         Ok(self.body(id)?.set_index == AWAKE_SET)
     }
 
-    /// Wakes the body (see [`World::wake_body`] in the module notes), or puts its island to
+    /// Wakes the body and the rest of its island, or puts its island to
     /// sleep at once: it is split first if it has pending constraint removals, and only the
     /// part holding this body sleeps. Putting a static or kinematic body to sleep does nothing.
     pub fn set_awake(&mut self, id: BodyId, awake: bool) -> Result<(), PrismError> {

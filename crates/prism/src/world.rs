@@ -209,6 +209,7 @@ impl World {
             particle_figures,
             total: elapsed_ms(start),
         };
+        self.end_profiler_frame();
         self.diverged = diverged;
         #[cfg(feature = "validate")]
         self.validate()?;
@@ -220,10 +221,12 @@ impl World {
         &self.def
     }
 
+    /// The world's gravity (m/s²).
     pub fn gravity(&self) -> Vec2 {
         self.def.gravity
     }
 
+    /// Sets the world's gravity (m/s², finite); bodies scale it by their `gravity_scale`.
     pub fn set_gravity(&mut self, gravity: Vec2) -> Result<(), PrismError> {
         self.def.gravity = finite_vec("gravity", gravity)?;
         Ok(())

@@ -35,6 +35,8 @@
 //!   build("large_pyramid", workers) ──► Scene { world, info, probes }
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod description;
 pub mod figures;
 #[cfg(test)]
@@ -54,6 +56,7 @@ pub type Builder = fn(&mut World) -> Result<Probes, PrismError>;
 /// How a scene is run.
 #[derive(Clone, Copy, Debug)]
 pub struct SceneInfo {
+    /// The scene's name (as on prism-bench's command line).
     pub name: &'static str,
     /// The number of steps of a full run (Box2D's benchmark step count for benchmark scenes).
     pub steps: u32,
@@ -78,8 +81,11 @@ pub struct Probes {
 
 /// A built scene: the world, how to run it, and what to watch.
 pub struct Scene {
+    /// The world with the scene's bodies, ready to step.
     pub world: World,
+    /// Step count, sleep setting and name.
     pub info: SceneInfo,
+    /// The bodies whose motion the scene's figures look at.
     pub probes: Probes,
 }
 
@@ -204,6 +210,7 @@ pub fn build_with(info: SceneInfo, def: WorldDef) -> Result<Scene, PrismError> {
 
 /// The time step every scene runs at (60 Hz) and the substep count (4).
 pub const DT: f32 = 1.0 / 60.0;
+/// Solver substeps per step for every scene (Box2D's default).
 pub const SUBSTEPS: u32 = 4;
 
 /// Builds the described scene `name` from its engine-neutral description (its gravity, its

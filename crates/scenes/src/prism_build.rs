@@ -14,6 +14,7 @@ use prism::{
 /// The bodies and joints one group became, in group order.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BuiltGroup {
+    /// The Prism body of each description body, in group order.
     pub bodies: Vec<BodyId>,
     /// One entry per description joint; `None` for a joint between two static bodies, which
     /// Prism refuses (it could never move anything) and the translator therefore skips.

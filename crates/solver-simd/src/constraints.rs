@@ -49,7 +49,9 @@ impl ContactRecord for SolverContact {
 
 /// One graph colour's constraints, or the overflow set's.
 pub struct ColorConstraints<'a, C> {
+    /// The colour's contact records (no dynamic body twice among these and `joints` together).
     pub contacts: &'a mut [C],
+    /// The colour's joints.
     pub joints: &'a mut [JointConstraint],
 }
 
@@ -65,7 +67,9 @@ impl<C> Default for ColorConstraints<'_, C> {
 /// Every constraint of a step: the colours in solve order, then the overflow set, which the
 /// scalar path solves one constraint at a time.
 pub struct StepConstraints<'a, C> {
+    /// The colours in the order they are solved.
     pub colors: Vec<ColorConstraints<'a, C>>,
+    /// Constraints that found no colour, solved one at a time by the scalar path.
     pub overflow: ColorConstraints<'a, C>,
 }
 
@@ -161,7 +165,9 @@ impl ColorRanges {
 /// A dynamic body that appears twice among one colour's constraints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ColorError {
+    /// The colour (index into [`StepConstraints::colors`]) where the body appears twice.
     pub color: usize,
+    /// The body's index in the awake arrays.
     pub body: u32,
 }
 

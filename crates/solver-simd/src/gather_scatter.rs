@@ -37,17 +37,25 @@
 //! own awake-state array, so an out-of-range index is an internal bug and panics like any slice
 //! index. The colour invariant guarantees no dynamic body appears in two lanes of a bundle.
 
+// Unsafe code is confined here: the wide gather and scatter read and write bodies by the colour
+// invariant; every block has its `// SAFETY:` argument.
+#![allow(unsafe_code)]
+
 use crate::wide::{FloatW, LANES, RotW, Vec2W};
 use core_soa::{BodyState, NULL_BODY, SharedSlice, body_flags};
 
 /// [`LANES`] body states, field by field.
 #[derive(Clone, Copy, Debug)]
 pub struct BodyStateW {
+    /// Linear velocity of each lane's body (m/s).
     pub linear_velocity: Vec2W,
+    /// Angular velocity of each lane's body (rad/s).
     pub angular_velocity: FloatW,
     /// The [`body_flags`] of each lane (0 for a [`NULL_BODY`] lane).
     pub flags: [u32; LANES],
+    /// Position change of each lane's body since the step began (m).
     pub delta_position: Vec2W,
+    /// Rotation of each lane's body since the step began.
     pub delta_rotation: RotW,
 }
 

@@ -30,6 +30,7 @@
 //! Kinematic bodies (awake, not [`body_flags::DYNAMIC`]) skip velocity integration — no gravity,
 //! no forces, no damping — but move with their velocity like every awake body.
 
+use crate::profile::zone;
 use core_soa::{BodySim, BodyState, Rot, Vec2, body_flags};
 use rayon::prelude::*;
 
@@ -52,6 +53,7 @@ pub struct VelocityIntegration {
 /// Starts a step: records each body's pose as the step's start pose and zeroes its
 /// accumulated displacement. `states` and `sims` are parallel slices.
 pub fn begin_step(states: &mut [BodyState], sims: &mut [BodySim]) {
+    zone!("begin_step chunk");
     debug_assert_eq!(states.len(), sims.len());
     for (state, sim) in states.iter_mut().zip(sims.iter_mut()) {
         state.delta_position = Vec2::ZERO;
@@ -126,6 +128,7 @@ pub fn finalize_bodies(
     first_index: u32,
     non_finite: &mut Vec<u32>,
 ) {
+    zone!("finalize_poses chunk");
     debug_assert_eq!(states.len(), sims.len());
     for (offset, (state, sim)) in states.iter_mut().zip(sims.iter_mut()).enumerate() {
         if !state_is_finite(state) {

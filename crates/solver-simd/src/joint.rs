@@ -154,12 +154,19 @@ impl JointBody {
 /// speed, target, spring frequency); they take effect at the next [`prepare_joints`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum JointKind {
+    /// A rod, spring or rope between the anchors.
     Distance(DistanceJoint),
+    /// A hinge.
     Revolute(RevoluteJoint),
+    /// A slider along an axis fixed in body A.
     Prismatic(PrismaticJoint),
+    /// A rigid or soft weld.
     Weld(WeldJoint),
+    /// A wheel on a suspension axis, free to turn.
     Wheel(WheelJoint),
+    /// Drives body B toward an offset pose with bounded force and torque.
     Motor(MotorJoint),
+    /// Pulls anchor B toward a world target.
     Target(TargetJoint),
 }
 
@@ -177,11 +184,17 @@ pub enum JointKind {
 /// | target | point (bounded) | angular damping | | | |
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct JointImpulses {
+    /// Impulse of the point or perpendicular rows (N·s, per substep; x only for one-row kinds).
     pub linear: Vec2,
+    /// Impulse of the angular row (N·m·s).
     pub angular: f32,
+    /// Impulse of the spring row.
     pub spring: f32,
+    /// Impulse of the motor row.
     pub motor: f32,
+    /// Impulse of the lower limit row (≥ 0).
     pub lower: f32,
+    /// Impulse of the upper limit row (≥ 0).
     pub upper: f32,
 }
 
@@ -191,11 +204,17 @@ pub struct JointImpulses {
 /// needs in one cache line of [`JointPrepared`]; the default names no body.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PreparedBodies {
+    /// Body A's index in the awake arrays, or [`NULL_BODY`].
     pub index_a: u32,
+    /// Body B's index in the awake arrays, or [`NULL_BODY`].
     pub index_b: u32,
+    /// Body A's inverse mass (1/kg; 0 when it does not move under impulses).
     pub inv_mass_a: f32,
+    /// Body A's inverse rotational inertia (1/(kg·m²)).
     pub inv_inertia_a: f32,
+    /// Body B's inverse mass (1/kg).
     pub inv_mass_b: f32,
+    /// Body B's inverse rotational inertia (1/(kg·m²)).
     pub inv_inertia_b: f32,
 }
 
@@ -272,7 +291,7 @@ impl JointParams {
     /// to the ground has no more damping than one between two bodies: extra damping there would
     /// drain a pendulum's energy). A non-finite or non-positive `dt`
     /// gives `h = 0` and `inv_h = 0`: such a step moves nothing and must not run the joint
-    /// passes (the solver skips it, see [`crate::solve`]).
+    /// passes (the solver skips it, see [`crate::ContactSolver::step`]).
     pub fn new(params: &SolverParams) -> JointParams {
         let h = if params.has_valid_dt() {
             params.dt / params.substep_count() as f32
@@ -319,7 +338,9 @@ pub(crate) struct PassContext<'a> {
 /// the opposite force (and the torque of the opposite force about its own anchor).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct JointReaction {
+    /// Force on body B (N, world frame).
     pub force: Vec2,
+    /// Torque on body B (N·m).
     pub torque: f32,
 }
 
@@ -340,6 +361,7 @@ impl JointReaction {
 #[repr(C, align(64))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JointConstraint {
+    /// Which kind of joint this is, with its settings.
     pub kind: JointKind,
     /// Accumulated impulses: carried in from the last step, carried out to the next.
     pub impulses: JointImpulses,
@@ -349,7 +371,9 @@ pub struct JointConstraint {
     pub handle: u32,
     /// Filled by [`prepare_joints`].
     pub prepared: JointPrepared,
+    /// Body A as the joint sees it (index, mass, frame).
     pub body_a: JointBody,
+    /// Body B as the joint sees it (index, mass, frame).
     pub body_b: JointBody,
 }
 

@@ -27,9 +27,8 @@
 //! so the path is kept short: the kernel and the kind dispatch are inlined into the block loop
 //! (the bodies' copies stay next to the arithmetic), the joint is read as two cache lines (see
 //! the layout of [`JointConstraint`]), and the write-back stores only the two velocity fields,
-//! which the copies' own narrow stores can forward to. Measured on the 100 × 100 grid of plain
-//! hinges (19,800 joints in 6 colours, release build, one worker), warm start, solve and relax
-//! together went from ≈ 5.4 ms to ≈ 2.4 ms per 4-substep step (≈ 10 ns per joint and pass).
+//! which the copies' own narrow stores can forward to. On the grid of hinges this more than
+//! halved the time of the joint passes (the measurement is in `benches/results/NOTES.md`).
 //! A wide kernel for the revolute point block (eight joints of a colour at once) is the next
 //! step; it must reproduce the scalar kernel's operations exactly, since the overflow path and
 //! the coloured path are required to agree bit for bit.
@@ -37,6 +36,10 @@
 //! The soft step prepares with substep `h`; the sequential-impulse step prepares with the whole
 //! step and solves the joints in each of its velocity iterations, always with bias (it has no
 //! relax pass).
+
+// Unsafe code is confined here: the joint passes read and write the shared arrays by the colour
+// invariant; every block has its `// SAFETY:` argument.
+#![allow(unsafe_code)]
 
 use crate::joint::JointConstraint;
 use crate::joint::rows::JointPair;

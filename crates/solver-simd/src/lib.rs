@@ -63,7 +63,7 @@
 //! by the scalar path, and the accumulated impulses are written back into the records, where
 //! the caller's narrowphase carries them to the next step. Joints are prepared after the step's
 //! start pose is recorded, and in every substep warm started, solved and relaxed just before
-//! the contacts of their colour ([`joint_passes`]). Static bodies are not in the arrays: a
+//! the contacts of their colour (`joint_passes`). Static bodies are not in the arrays: a
 //! contact names them with `core_soa::NULL_BODY`. Kinematic bodies are, without the `DYNAMIC`
 //! flag; they move with their velocity and contacts never change it. No path fuses multiply-adds
 //! and the work partition depends on the scene alone, so a step is a deterministic function of
@@ -121,13 +121,19 @@ pub mod test_support {
 pub struct SolverContact {
     /// Index into the awake `states`/`sims` arrays, or [`core_soa::NULL_BODY`] (static).
     pub body_a: u32,
+    /// Body B's index in the awake arrays, or [`core_soa::NULL_BODY`] (static).
     pub body_b: u32,
     /// Inverse mass and inertia of body A (0 for static/kinematic).
     pub inv_mass_a: f32,
+    /// Inverse rotational inertia of body A (1/(kg·m²); 0 for static, kinematic or fixed rotation).
     pub inv_inertia_a: f32,
+    /// Inverse mass of body B (1/kg; 0 for static/kinematic).
     pub inv_mass_b: f32,
+    /// Inverse rotational inertia of body B (1/(kg·m²)).
     pub inv_inertia_b: f32,
+    /// Friction coefficient of the pair, already mixed from the two shapes.
     pub friction: f32,
+    /// Restitution coefficient of the pair, already mixed from the two shapes.
     pub restitution: f32,
     /// The manifold with anchors relative to each body's centre of mass, the separations from
     /// the narrowphase, and the accumulated impulses carried over from the last step (0 for new
@@ -140,6 +146,8 @@ pub struct SolverContact {
 /// these arrays (constraints refer to them with `NULL_BODY`); kinematic bodies are, with zero
 /// inverse mass and without the `DYNAMIC` flag.
 pub struct AwakeBodies<'a> {
+    /// Hot state of each awake body (velocities, pose deltas), written by the step.
     pub states: &'a mut [BodyState],
+    /// Solver data of each awake body (pose, mass, damping), parallel to `states`.
     pub sims: &'a mut [BodySim],
 }

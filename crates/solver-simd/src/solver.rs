@@ -29,6 +29,10 @@
 //! are cut from the scene's counts alone, the blocks of a colour are independent, and the
 //! overflow set is solved serially.
 
+// Unsafe code is confined here: `step_unchecked` lets a caller vouch for the colour invariant;
+// every block has its `// SAFETY:` argument.
+#![allow(unsafe_code)]
+
 use crate::AwakeBodies;
 use crate::constraints::{ColorChecker, ColorError, ContactRecord, StepConstraints};
 use crate::contact_constraint::ContactConstraint;
@@ -36,7 +40,7 @@ use crate::contact_wide::ContactBundle;
 use crate::executor::{StageObserver, StagedExecutor};
 use crate::integrate::{begin_step_on, finalize_bodies_on};
 use crate::params::{SolverKind, SolverParams};
-use crate::profile::{SolverProfile, StageZone, ms_since};
+use crate::profile::{SolverProfile, StageZone, block_zone, ms_since, zone};
 use crate::sequential_impulses::sequential_impulse_stages;
 use crate::stages::{Stage, StageEntry, StepContext, StepShape, expand_stages, soft_step_stages};
 use crate::step::{BundleSource, StepArrays, run_block};
@@ -90,6 +94,7 @@ impl Clone for ContactSolver {
 }
 
 impl ContactSolver {
+    /// A solver with empty scratch arrays and one worker.
     pub fn new() -> ContactSolver {
         ContactSolver::default()
     }
@@ -183,7 +188,7 @@ impl ContactSolver {
     /// # Safety
     ///
     /// No dynamic body of `bodies` may appear twice among one colour's contacts and joints
-    /// taken together — what [`ColorChecker::check`] verifies. One colour's constraints write
+    /// taken together — what `ColorChecker::check` verifies. One colour's constraints write
     /// their bodies' states from several lanes and threads without synchronisation; a body
     /// named twice in a colour would be a data race.
     pub unsafe fn step_unchecked<C: ContactRecord>(
@@ -213,7 +218,10 @@ impl ContactSolver {
         let body_count = states.len().min(sims.len());
         debug_assert_eq!(states.len(), sims.len(), "states and sims must be parallel");
         let (states, sims) = (&mut states[..body_count], &mut sims[..body_count]);
-        begin_step_on(self.workers, states, sims);
+        {
+            zone!("begin_step");
+            begin_step_on(self.workers, states, sims);
+        }
         let Some(context) = context else {
             profile.total = ms_since(step_start);
             return;
@@ -241,7 +249,10 @@ impl ContactSolver {
             self.executor.run(
                 self.workers.max(1),
                 entries.iter().map(StageEntry::block_count),
-                &|entry, block| run_block(&entries[entry], block, context, &arrays),
+                &|entry, block| {
+                    let _zone = block_zone(entries[entry].stage);
+                    run_block(&entries[entry], block, context, &arrays)
+                },
                 &mut observer,
             );
         }
@@ -251,6 +262,7 @@ impl ContactSolver {
             crate::validate::check_color_bundles(colour, states);
         }
         let finalize_start = Instant::now();
+        zone!("finalize_poses");
         finalize_bodies_on(self.workers, states, sims, &mut self.non_finite_bodies);
         self.release_spare();
         profile.finalize = ms_since(finalize_start);

@@ -46,14 +46,23 @@ use std::ops::Range;
 /// The stages, as data: the list is built once per step and walked by one loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
+    /// Prepare the contacts: effective masses, anchors, softness (once per step).
     PrepareContacts,
+    /// Prepare the joints: frames, effective masses, softness (once per step).
     PrepareJoints,
+    /// Integrate gravity, forces and damping into the velocities.
     IntegrateVelocities,
+    /// Apply the accumulated impulses of the last step (warm start).
     WarmStart,
+    /// Solve every constraint with position-correcting bias.
     Solve,
+    /// Move the bodies by their velocities.
     IntegratePositions,
+    /// Solve every constraint again without bias, removing the velocity the bias added.
     Relax,
+    /// Apply restitution to the points that approached fast enough.
     Restitution,
+    /// Copy the accumulated impulses back into the caller's records.
     StoreImpulses,
 }
 

@@ -18,6 +18,10 @@
 //! `ContactSolver::step_unchecked`, and bundles are packed from exactly those records); and an
 //! overflow pass is a single block, so it alone touches the bodies.
 
+// Unsafe code is confined here: the stage kernels read and write the shared arrays by the colour
+// invariant; every block has its `// SAFETY:` argument.
+#![allow(unsafe_code)]
+
 use crate::constraints::ContactRecord;
 use crate::contact_constraint::{ContactConstraint, prepare_contacts};
 use crate::contact_solver::{

@@ -43,8 +43,11 @@ enum Touch {
 /// A wall of boxes with its contacts, ready to solve.
 #[derive(Clone, Debug)]
 pub struct BoxGrid {
+    /// Boxes per row of the wall.
     pub columns: usize,
+    /// Hot state of each box, in body order.
     pub states: Vec<BodyState>,
+    /// Solver data of each box, parallel to `states`.
     pub sims: Vec<BodySim>,
     /// The contacts, in colour order after [`BoxGrid::color`].
     pub contacts: Vec<SolverContact>,
@@ -150,7 +153,7 @@ impl BoxGrid {
     }
 
     /// Orders the contacts by a greedy first-fit colouring with at most `max_colors` colours
-    /// (capped at [`MAX_GRID_COLORS`]); contacts that find no colour go to the overflow set at
+    /// (capped at `MAX_GRID_COLORS`); contacts that find no colour go to the overflow set at
     /// the end. Within a colour the contacts keep their order.
     pub fn color(&mut self, max_colors: usize) {
         let max_colors = max_colors.min(MAX_GRID_COLORS);

@@ -39,6 +39,7 @@ pub use backend::LANES;
 /// The per-build representation: a lane type and the free functions that differ per build.
 #[cfg(feature = "scalar")]
 mod backend {
+    /// One lane: the scalar build.
     pub const LANES: usize = 1;
     pub type Float = f32;
     pub type Mask = bool;
@@ -83,10 +84,12 @@ mod backend {
 /// The per-build representation: a lane type and the free functions that differ per build.
 #[cfg(not(feature = "scalar"))]
 mod backend {
+    /// Eight lanes: `f32x8` on AVX2.
     #[cfg(target_feature = "avx2")]
     pub const LANES: usize = 8;
     #[cfg(target_feature = "avx2")]
     pub type Float = ::wide::f32x8;
+    /// Four lanes: `f32x4` on SSE2 and other targets.
     #[cfg(not(target_feature = "avx2"))]
     pub const LANES: usize = 4;
     #[cfg(not(target_feature = "avx2"))]
@@ -144,11 +147,13 @@ impl FloatW {
         FloatW(backend::splat(value))
     }
 
+    /// Every lane 0.
     #[inline]
     pub fn zero() -> FloatW {
         FloatW::splat(0.0)
     }
 
+    /// Every lane 1.
     #[inline]
     pub fn one() -> FloatW {
         FloatW::splat(1.0)
@@ -160,6 +165,7 @@ impl FloatW {
         FloatW(backend::from_array(lanes))
     }
 
+    /// The lanes as an array, lane `i` at index `i`.
     #[inline]
     pub fn to_array(self) -> [f32; LANES] {
         backend::to_array(self.0)
@@ -189,6 +195,7 @@ impl FloatW {
         self.min(hi).max(lo)
     }
 
+    /// Lanewise absolute value.
     #[inline]
     pub fn abs(self) -> FloatW {
         FloatW(self.0.abs())
@@ -200,26 +207,31 @@ impl FloatW {
         FloatW(self.0.sqrt())
     }
 
+    /// Lanewise `self < other`.
     #[inline]
     pub fn cmp_lt(self, other: FloatW) -> MaskW {
         MaskW(backend::lt(self.0, other.0))
     }
 
+    /// Lanewise `self <= other`.
     #[inline]
     pub fn cmp_le(self, other: FloatW) -> MaskW {
         MaskW(backend::le(self.0, other.0))
     }
 
+    /// Lanewise `self > other`.
     #[inline]
     pub fn cmp_gt(self, other: FloatW) -> MaskW {
         other.cmp_lt(self)
     }
 
+    /// Lanewise `self >= other`.
     #[inline]
     pub fn cmp_ge(self, other: FloatW) -> MaskW {
         other.cmp_le(self)
     }
 
+    /// Lanewise `self == other` (false where either is NaN).
     #[inline]
     pub fn cmp_eq(self, other: FloatW) -> MaskW {
         MaskW(backend::eq(self.0, other.0))

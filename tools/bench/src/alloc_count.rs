@@ -24,6 +24,10 @@
 //! The counter is one relaxed atomic add per allocation and per free, in every run and for
 //! every Rust engine alike.
 
+// Unsafe code is confined here: a counting global allocator is unsafe by its trait; every block has
+// its `// SAFETY:` argument.
+#![allow(unsafe_code)]
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicI64, Ordering};

@@ -44,6 +44,10 @@
 //! structs passed by pointer are locals that outlive the call; the contact buffer is sized
 //! to the capacity Box2D reports before Box2D writes into it.
 
+// Unsafe code is confined here: Box2D is called through its C interface; every block has its `//
+// SAFETY:` argument.
+#![allow(unsafe_code)]
+
 use boxdd_sys::ffi as b2;
 
 use crate::engine::{BenchError, BodySample, Counters, Engine, Memory, WorldSettings};

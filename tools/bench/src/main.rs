@@ -42,7 +42,7 @@
 //!
 //! **Soak** (`--soak STEPS`): a Prism world churning bodies, shapes and joints for that many
 //! steps, sampling its bytes and counters, and saying whether they stop growing after the
-//! warm-up ([`soak`], [`soak_report`]); it exits with failure if they do not.
+//! warm-up ([`soak`](mod@soak), [`soak_report`]); it exits with failure if they do not.
 //!
 //! **Pictures** (`--render FILE`): one scene run on Prism and drawn through its debug draw
 //! into a PNG or an animated GIF ([`render`]). **Plots** (`plot`): the CSVs that `--csv`

@@ -25,7 +25,8 @@ struct PrismEngine {
     phase_totals: Vec<(&'static str, f64)>,
 }
 
-/// The phases and solver stages of a `StepProfile`, in step order.
+/// The phases and solver stages of a `StepProfile`, in step order. The labels are the names of
+/// the Tracy zones of a `profile` build (no two alike), so a capture reads like this table.
 fn phases(profile: &StepProfile) -> [(&'static str, f32); 20] {
     let solver = &profile.solver;
     [
@@ -36,12 +37,12 @@ fn phases(profile: &StepProfile) -> [(&'static str, f32); 20] {
         ("  prepare", solver.prepare),
         ("  integrate_velocities", solver.integrate_velocities),
         ("  warm_start", solver.warm_start),
-        ("  solve", solver.solve),
+        ("  solve_impulses", solver.solve),
         ("  integrate_positions", solver.integrate_positions),
-        ("  relax", solver.relax),
+        ("  relax_impulses", solver.relax),
         ("  restitution", solver.restitution),
         ("  store_impulses", solver.store_impulses),
-        ("  finalize", solver.finalize),
+        ("  finalize_poses", solver.finalize),
         ("finalize", profile.finalize),
         ("  continuous", profile.continuous),
         ("sleep", profile.sleep),

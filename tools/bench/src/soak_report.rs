@@ -8,8 +8,8 @@
 //! world that has reached its working size does not.
 //!
 //! **Tolerances.** Slot indices are held to no tolerance at all: the churn keeps the numbers of
-//! bodies, shapes and joints exactly constant (see [`crate::soak`]), so a world that reuses its
-//! slots never needs a new one. Island slots and bytes are allowed a little: how many islands
+//! bodies, shapes and joints exactly constant (see [`crate::soak`](mod@crate::soak)), so a
+//! world that reuses its slots never needs a new one. Island slots and bytes are allowed a little: how many islands
 //! exist at once, and so how many contacts and how large the contact arrays grow, depends on
 //! how the pairs happen to land, and the second half may see a slightly busier moment than the
 //! first. Bytes get 2% of the first half's high plus 64 KiB (one more growth of a small array);

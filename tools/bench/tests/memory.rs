@@ -10,6 +10,10 @@
 //! Run with `cargo test -p prism-bench --profile ci --test memory` (Box2D and Rapier checks
 //! too with `--features compare`).
 
+#![allow(
+    unsafe_code,
+    reason = "reads Box2D's byte count through its C interface"
+)]
 // The modules below are built here without the test harness: their own unit tests compile
 // away (leaving their test imports unused), and only what these checks call is used.
 #![allow(dead_code, unused_imports)]

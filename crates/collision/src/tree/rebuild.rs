@@ -46,6 +46,10 @@
 //! items — half of all ranges are pairs — skip the bins: they sort their few centres and sweep
 //! every cut exactly, which is both cheaper than sixteen bins and a better split.
 
+// Unsafe code is confined here: the parallel rebuild writes disjoint node slots from several
+// threads; every block has its `// SAFETY:` argument.
+#![allow(unsafe_code)]
+
 use super::{DynamicTree, NULL_NODE};
 use crate::aabb::Aabb;
 use core_soa::Vec2;

@@ -32,7 +32,9 @@ use solver_simd::joint::{
 /// What every joint has: its bodies, an anchor on each, and the joint-wide options.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JointDef {
+    /// The first body (the joint's frame is attached to it where a kind has one).
     pub body_a: BodyId,
+    /// The second body; it must differ from `body_a`.
     pub body_b: BodyId,
     /// The anchor on body A, relative to A's origin in A's coordinates (m).
     pub local_anchor_a: Vec2,
@@ -93,52 +95,64 @@ pub(crate) fn break_threshold(field: &'static str, value: f32) -> Result<f32, Pr
 /// A distance joint: a rod, spring or rope between the two anchors.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DistanceJointDef {
+    /// Bodies, anchors and the options every joint has.
     pub base: JointDef,
+    /// The rod or spring: length, range, spring and motor.
     pub settings: DistanceJoint,
 }
 
 /// A hinge at the anchors.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RevoluteJointDef {
+    /// Bodies, anchors and the options every joint has.
     pub base: JointDef,
     /// `θB − θA` (rad) at which the joint angle is zero: limits and spring count from it.
     pub reference_angle: f32,
+    /// Limits, spring and motor of the hinge.
     pub settings: RevoluteJoint,
 }
 
 /// A slider: anchor B moves along an axis fixed in body A, without relative rotation.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PrismaticJointDef {
+    /// Bodies, anchors and the options every joint has.
     pub base: JointDef,
     /// The sliding direction in body A's coordinates (any non-zero length).
     pub local_axis_a: Vec2,
     /// `θB − θA` (rad) the joint keeps.
     pub reference_angle: f32,
+    /// Limits, spring and motor along the axis.
     pub settings: PrismaticJoint,
 }
 
 /// Glues the bodies at the anchors, rigidly or softly.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WeldJointDef {
+    /// Bodies, anchors and the options every joint has.
     pub base: JointDef,
     /// `θB − θA` (rad) the joint keeps.
     pub reference_angle: f32,
+    /// Stiffness of the weld (rigid when the frequencies are 0).
     pub settings: WeldJoint,
 }
 
 /// A wheel on a suspension: anchor B moves along an axis fixed in body A and B turns freely.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WheelJointDef {
+    /// Bodies, anchors and the options every joint has.
     pub base: JointDef,
     /// The suspension direction in body A's coordinates (any non-zero length).
     pub local_axis_a: Vec2,
+    /// Suspension spring, travel limits and wheel motor.
     pub settings: WheelJoint,
 }
 
 /// Drives body B toward an offset pose relative to body A with bounded force and torque.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MotorJointDef {
+    /// Bodies, anchors and the options every joint has (the anchors define the target pose).
     pub base: JointDef,
+    /// The pose offset and the largest force and torque used to reach it.
     pub settings: MotorJoint,
 }
 
@@ -146,7 +160,9 @@ pub struct MotorJointDef {
 /// joint's other end (usually the ground); the joint never moves it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TargetJointDef {
+    /// Bodies, anchors and the options every joint has; the anchor on body B is what is pulled.
     pub base: JointDef,
+    /// The target, the spring that pulls and the largest force.
     pub settings: TargetJoint,
 }
 

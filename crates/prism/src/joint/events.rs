@@ -11,8 +11,11 @@ use core_soa::{BodyId, JointId, Vec2};
 /// The joint has been destroyed; `joint` is stale from now on.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JointBreakEvent {
+    /// The joint that broke (already destroyed).
     pub joint: JointId,
+    /// Its first body.
     pub body_a: BodyId,
+    /// Its second body.
     pub body_b: BodyId,
     /// The force (N) the joint applied to body B in the step it broke.
     pub force: Vec2,

@@ -32,8 +32,11 @@ use solver_simd::joint::effective_mass_ratio;
 /// A joint whose effective-mass ratio exceeds the threshold asked for.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MassRatioWarning {
+    /// The joint.
     pub joint: JointId,
+    /// Its first body.
     pub body_a: BodyId,
+    /// Its second body.
     pub body_b: BodyId,
     /// Larger over smaller effective mass at the anchors (≥ 1).
     pub ratio: f32,

@@ -24,6 +24,7 @@
 
 use crate::joint::events::JointBreakEvent;
 use crate::joint::store::JointRecord;
+use crate::profile::zone;
 use crate::world::World;
 use core_soa::JointId;
 use solver_simd::SolverKind;
@@ -97,6 +98,7 @@ impl World {
     /// reports them, in joint-index order; replaces the last step's break events. Only
     /// breakable joints in the graph (solved this step) are looked at.
     pub(crate) fn break_overloaded_joints(&mut self) {
+        zone!("break_joints");
         self.joints.break_events.clear();
         let store = &self.joints;
         let broken: Vec<JointBreakEvent> = store

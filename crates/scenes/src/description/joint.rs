@@ -36,13 +36,19 @@ pub struct Motor {
 /// The relative angle is `angle(B) − angle(A)`, zero at creation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RevoluteDesc {
+    /// Index of the first body in the group's `bodies`.
     pub body_a: usize,
+    /// Index of the second body in the group's `bodies`.
     pub body_b: usize,
+    /// The hinge point in body A's frame (m).
     pub local_anchor_a: Vec2,
+    /// The hinge point in body B's frame (m); it coincides with A's at creation.
     pub local_anchor_b: Vec2,
     /// Lower and upper relative angle, radians.
     pub limits: Option<[f32; 2]>,
+    /// A spring toward the zero angle, if any.
     pub spring: Option<AngularSpring>,
+    /// A motor driving the relative angular speed, if any.
     pub motor: Option<Motor>,
 }
 

@@ -13,32 +13,48 @@ use prism::Vec2;
 pub enum Geometry {
     /// A box with the given half extents centred at `center`, rounded by `radius` (0 = sharp).
     Box {
+        /// Half width and half height (m).
         half_extents: Vec2,
+        /// The box's centre in the body's frame (m).
         center: Vec2,
+        /// Rounding radius (m).
         radius: f32,
     },
     /// The convex hull of `points`, rounded by `radius`.
     Hull {
+        /// The points in the body's frame (m), in any order.
         points: Vec<Vec2>,
+        /// Rounding radius (m).
         radius: f32,
     },
+    /// A solid disk.
     Circle {
+        /// Centre in the body's frame (m).
         center: Vec2,
+        /// Radius (m).
         radius: f32,
     },
+    /// A solid capsule around the segment `center1`–`center2`.
     Capsule {
+        /// One end of the core segment, in the body's frame (m).
         center1: Vec2,
+        /// The other end of the core segment (m).
         center2: Vec2,
+        /// Radius (m): half the capsule's thickness.
         radius: f32,
     },
+    /// A two-sided segment (static bodies only in these scenes: it has no mass).
     Segment {
+        /// First end, in the body's frame (m).
         point1: Vec2,
+        /// Second end (m).
         point2: Vec2,
     },
     /// A closed loop of one-sided segments through `points` (Box2D's chain shape). Each
     /// segment collides only from its right-hand side, so a clockwise loop is solid outside
     /// and open inside.
     ChainLoop {
+        /// The loop's vertices in the body's frame (m); the last joins the first.
         points: Vec<Vec2>,
     },
 }
@@ -48,12 +64,17 @@ pub enum Geometry {
 /// collide when the group is negative (and always collide when it is positive).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Filter {
+    /// The categories the shape belongs to (bits).
     pub category: u64,
+    /// The categories the shape collides with (bits).
     pub mask: u64,
+    /// Collision group: shapes sharing a non-zero group always (positive) or never (negative)
+    /// collide.
     pub group: i32,
 }
 
 impl Filter {
+    /// Category 1, every mask bit, no group: collides with everything (Box2D's default).
     pub const DEFAULT: Filter = Filter {
         category: 1,
         mask: u64::MAX,
@@ -72,10 +93,15 @@ impl Filter {
 /// One shape and its material.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShapeDesc {
+    /// The shape's geometry in its body's frame.
     pub geometry: Geometry,
+    /// Density (kg/m²); 1 by default.
     pub density: f32,
+    /// Coulomb friction coefficient; 0.6 by default.
     pub friction: f32,
+    /// Coefficient of restitution (0 = no bounce); 0 by default.
     pub restitution: f32,
+    /// Which other shapes it collides with.
     pub filter: Filter,
 }
 
@@ -91,21 +117,25 @@ impl ShapeDesc {
         }
     }
 
+    /// The shape with density `density` (kg/m²).
     pub fn density(mut self, density: f32) -> Self {
         self.density = density;
         self
     }
 
+    /// The shape with friction coefficient `friction`.
     pub fn friction(mut self, friction: f32) -> Self {
         self.friction = friction;
         self
     }
 
+    /// The shape with restitution `restitution`.
     pub fn restitution(mut self, restitution: f32) -> Self {
         self.restitution = restitution;
         self
     }
 
+    /// The shape with collision filter `filter`.
     pub fn filter(mut self, filter: Filter) -> Self {
         self.filter = filter;
         self
@@ -129,19 +159,24 @@ pub fn offset_box(half_x: f32, half_y: f32, center: Vec2) -> Geometry {
 /// How a body moves: never (static) or under forces and contacts (dynamic).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BodyKind {
+    /// Never moves; infinite mass.
     Static,
+    /// Moves under gravity, contacts and joints; mass from its shapes.
     Dynamic,
 }
 
 /// One rigid body: where it starts, how it moves, and its shapes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BodyDesc {
+    /// Static or dynamic.
     pub kind: BodyKind,
     /// World position of the body's origin (m).
     pub position: Vec2,
     /// Initial rotation (rad, counter-clockwise); 0 for every benchmark scene.
     pub angle: f32,
+    /// Initial velocity of the body's origin (m/s).
     pub linear_velocity: Vec2,
+    /// Linear damping (1/s); 0 unless the scene sets it (rain's humans).
     pub linear_damping: f32,
     /// Created asleep (smash's targets).
     pub starts_asleep: bool,
@@ -149,6 +184,7 @@ pub struct BodyDesc {
     pub can_sleep: bool,
     /// Box2D's per-body sleep speed threshold, m/s (Box2D's default 0.05).
     pub sleep_threshold: f32,
+    /// The body's shapes; its mass and inertia come from their densities.
     pub shapes: Vec<ShapeDesc>,
 }
 
@@ -192,7 +228,9 @@ pub fn flat_ground() -> BodyDesc {
 /// Bodies and the joints between them, created and destroyed together.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BodyGroup {
+    /// The group's bodies; joints refer to them by index.
     pub bodies: Vec<BodyDesc>,
+    /// The joints between bodies of this group.
     pub joints: Vec<JointDesc>,
 }
 

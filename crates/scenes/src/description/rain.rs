@@ -10,7 +10,9 @@ use std::f32::consts::PI;
 
 /// Rain's layout: rows of ground, columns of human groups, humans per group.
 pub const RAIN_ROWS: usize = 5;
+/// Columns of human groups across the ground rows.
 pub const RAIN_COLUMNS: usize = 40;
+/// Humans in one group (one group per column, dropped together).
 pub const RAIN_GROUP_SIZE: usize = 5;
 const RAIN_SPAN: f32 = 250.0;
 const RAIN_ROW_SPACING: f32 = 45.0;

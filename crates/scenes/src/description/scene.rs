@@ -23,15 +23,25 @@ use prism::Vec2;
 /// Which scene a [`SceneSpec`] describes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SceneId {
+    /// `large_pyramid`: one pyramid of 5,050 boxes.
     LargePyramid,
+    /// `many_pyramids`: 400 pyramids of 55 boxes.
     ManyPyramids,
+    /// `joint_grid`: a 100 × 100 grid of hinged circles.
     JointGrid,
+    /// `rain`: ragdoll humans raining onto rows of ground, created and destroyed as it runs.
     Rain,
+    /// `smash`: a heavy box thrown into a wall of 9,600 sleeping boxes.
     Smash,
+    /// `spinner`: a motor-driven blade in a chain loop full of debris.
     Spinner,
+    /// `tumbler`: a turning drum with 2,025 boxes.
     Tumbler,
+    /// `compounds`: 3,000 two-triangle bodies falling into a box.
     Compounds,
+    /// The sleeping field: 10,000 sleeping boxes beside 10 bouncing ones.
     SleepingField,
+    /// The sleeping field's baseline: the 10 bouncing boxes alone.
     SleepingFieldBaseline,
     /// A column of `n` unit boxes.
     Column(usize),
@@ -39,10 +49,13 @@ pub enum SceneId {
     Boards30,
     /// A column of `n` unit boxes, each off by up to ±1 mm and ±0.1 mrad.
     UnevenColumn(usize),
+    /// A two-storey house of cards.
     CardLean,
     /// A box `ratio` times heavier than the unit box it rests on.
     HeavyOnLight(u32),
+    /// A bob on a 1 m rigid distance joint released at 150°.
     PendulumDistance,
+    /// A 1 m rod pinned at one end by a revolute joint, released at 150°.
     PendulumRevolute,
     /// `n` bins of [`super::scale::BIN_BOXES`] falling boxes each.
     Scale(usize),
@@ -52,11 +65,17 @@ pub enum SceneId {
 /// sleep, its gravity, and whether it has joints (joint scenes report the joint error).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SceneSpec {
+    /// Which scene this is (selects its builder).
     pub id: SceneId,
+    /// The name used on the command line and in results (`large_pyramid`, …).
     pub name: &'static str,
+    /// Steps in a full run (at [`TIME_STEP`](super::TIME_STEP)).
     pub steps: usize,
+    /// Whether bodies may sleep.
     pub sleep_enabled: bool,
+    /// Gravity (m/s²): −10 in y for all scenes but smash (zero gravity).
     pub gravity: Vec2,
+    /// Whether the scene has joints (its runs report the joint error).
     pub has_joints: bool,
 }
 

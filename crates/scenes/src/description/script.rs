@@ -8,14 +8,26 @@ use super::rain::RainScript;
 /// What a script asks of an engine before a step.
 #[derive(Clone, Debug, PartialEq)]
 pub enum GroupAction {
-    Insert { slot: usize, group: BodyGroup },
-    Remove { slot: usize },
+    /// Create `group` in slot `slot` (which must be empty).
+    Insert {
+        /// The slot to fill.
+        slot: usize,
+        /// The bodies and joints to create.
+        group: BodyGroup,
+    },
+    /// Destroy the group in slot `slot` with all its bodies and joints.
+    Remove {
+        /// The slot to empty.
+        slot: usize,
+    },
 }
 
 /// A scene's per-step behaviour beyond stepping the world.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SceneScript {
+    /// A scene that only steps.
     None,
+    /// Rain: creates and destroys groups of humans as it runs.
     Rain(RainScript),
 }
 

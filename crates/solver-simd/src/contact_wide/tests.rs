@@ -1,5 +1,9 @@
 //! The wide kernels against the scalar kernels, bit for bit, on random contacts.
 
+// Unsafe code is confined here: the tests drive `SharedBodies` directly; every block has its `//
+// SAFETY:` argument.
+#![allow(unsafe_code)]
+
 use super::*;
 use crate::SolverContact;
 use crate::contact_constraint::{prepare_contact, prepare_contacts};

@@ -44,7 +44,9 @@ pub struct DistanceJoint {
     pub damping_ratio: f32,
     /// Turn the length limits on (used with the spring).
     pub enable_limit: bool,
+    /// Shortest allowed length (m) when the limits are on.
     pub min_length: f32,
+    /// Longest allowed length (m) when the limits are on.
     pub max_length: f32,
     /// Turn the motor on.
     pub enable_motor: bool,

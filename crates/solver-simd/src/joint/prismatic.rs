@@ -36,15 +36,19 @@ use core_soa::{Vec2, cross, left_perp};
 /// Settings of a prismatic joint. The default is a free slider.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PrismaticJoint {
+    /// Make the translation a spring toward zero.
     pub enable_spring: bool,
     /// Spring frequency (Hz) along the axis, rest at zero translation.
     pub hertz: f32,
+    /// Damping ratio of the spring (1 = critical).
     pub damping_ratio: f32,
+    /// Turn the translation limits on.
     pub enable_limit: bool,
     /// Lowest translation along the axis (m).
     pub lower_translation: f32,
     /// Highest translation along the axis (m).
     pub upper_translation: f32,
+    /// Turn the motor on.
     pub enable_motor: bool,
     /// Target translation speed (m/s).
     pub motor_speed: f32,

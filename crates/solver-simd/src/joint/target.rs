@@ -13,7 +13,7 @@
 //!
 //!   At rest under a constant load `F` the spring settles where the carried impulse balances
 //!   it: `Λ = F·h = −mass_scale/impulse_scale·bias_rate·m·C·h/h`, and with
-//!   `mass_scale/impulse_scale = a2` and `a2·bias_rate = h·ω²` (see [`crate::softness`]) that
+//!   `mass_scale/impulse_scale = a2` and `a2·bias_rate = h·ω²` (see `crate::softness`) that
 //!   is `C = −F/(m·ω²)`: the static deflection of a spring `k = m·ω²`, as designed.
 //! - **Angular damping**: a weak rotational damper (`Ċ = ωB`, no position error,
 //!   [`TARGET_ANGULAR_HERTZ`], [`TARGET_ANGULAR_DAMPING_RATIO`]) so that a body dragged by an
@@ -37,6 +37,7 @@ pub struct TargetJoint {
     pub target: Vec2,
     /// Spring frequency (Hz).
     pub hertz: f32,
+    /// Damping ratio of the pulling spring (1 = critical).
     pub damping_ratio: f32,
     /// Largest pulling force (N).
     pub max_force: f32,

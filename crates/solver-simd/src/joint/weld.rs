@@ -21,9 +21,11 @@ use crate::softness::Softness;
 pub struct WeldJoint {
     /// Frequency of the linear part (Hz); 0 is rigid.
     pub linear_hertz: f32,
+    /// Damping ratio of the linear part (used when `linear_hertz > 0`).
     pub linear_damping_ratio: f32,
     /// Frequency of the angular part (Hz); 0 is rigid.
     pub angular_hertz: f32,
+    /// Damping ratio of the angular part (used when `angular_hertz > 0`).
     pub angular_damping_ratio: f32,
 }
 

@@ -28,10 +28,15 @@ pub struct WheelJoint {
     pub enable_spring: bool,
     /// Suspension frequency (Hz), rest at zero translation.
     pub hertz: f32,
+    /// Damping ratio of the suspension spring (1 = critical).
     pub damping_ratio: f32,
+    /// Turn the translation limits on.
     pub enable_limit: bool,
+    /// Lowest translation along the suspension axis (m).
     pub lower_translation: f32,
+    /// Highest translation along the suspension axis (m).
     pub upper_translation: f32,
+    /// Turn the rotation motor on.
     pub enable_motor: bool,
     /// Target relative angular speed `ωB − ωA` (rad/s).
     pub motor_speed: f32,
