@@ -45,7 +45,7 @@
 //! warm-up ([`soak`](mod@soak), [`soak_report`]); it exits with failure if they do not.
 //!
 //! **Pictures** (`--render FILE`): one scene run on Prism and drawn through its debug draw
-//! into a PNG or an animated GIF ([`render`]). **Plots** (`plot`): the CSVs that `--csv`
+//! into a PNG or an animated GIF ([`render`](mod@render)). **Plots** (`plot`): the CSVs that `--csv`
 //! wrote, as an SVG bar chart of milliseconds per step ([`plot`]).
 //!
 //! On a terminal a progress bar (scene, engine, threads, repeat) runs on standard error during
