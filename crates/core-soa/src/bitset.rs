@@ -175,3 +175,5 @@ mod tests {
         assert_eq!(large, before, "union with the empty set changes nothing");
     }
 }
+
+crate::snap_struct!(BitSet { blocks });

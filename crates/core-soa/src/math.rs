@@ -20,6 +20,7 @@ use glam::Vec2;
 /// A rotation as a unit complex number `c + i·s` (cosine and sine of the angle).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Rot {
     pub c: f32,
     pub s: f32,
@@ -155,6 +156,7 @@ impl Rot {
 /// A rigid transform: rotate, then translate.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Transform {
     pub p: Vec2,
     pub q: Rot,

@@ -53,6 +53,7 @@
 //! [`BitSet`]: core_soa::BitSet
 
 mod constraint_graph;
+mod snapshot;
 mod validate;
 
 pub use constraint_graph::{

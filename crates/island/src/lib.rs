@@ -64,6 +64,7 @@
 mod error;
 mod island_graph;
 mod sleep;
+mod snapshot;
 mod solver_set;
 mod split;
 mod validate;

@@ -18,6 +18,7 @@ use solver_simd::SolverKind;
 
 /// The world's settings. Defaults are Box2D v3's, except the joint damping ratio.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WorldDef {
     /// Gravitational acceleration (m/s²).
     pub gravity: Vec2,
@@ -138,6 +139,7 @@ impl WorldDef {
 
 /// How to create a body. `Default` is a static body at the origin.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BodyDef {
     pub body_type: BodyType,
     /// World position of the body origin (m).
@@ -253,6 +255,7 @@ pub(crate) fn validate_rotation(field: &'static str, rotation: Rot) -> Result<()
 
 /// Which shapes may collide with which (Box2D semantics; see the module notes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Filter {
     /// The categories this shape belongs to.
     pub category_bits: u64,
@@ -285,6 +288,7 @@ impl Filter {
 /// Which shapes a query reports: those whose category intersects `mask_bits` and whose mask
 /// accepts `category_bits`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct QueryFilter {
     pub category_bits: u64,
     pub mask_bits: u64,
@@ -308,6 +312,7 @@ impl QueryFilter {
 
 /// How to create a shape. Defaults are Box2D's.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ShapeDef {
     /// Mass per area (kg/m²), finite and ≥ 0. Zero makes a massless shape.
     pub density: f32,

@@ -72,6 +72,10 @@ pub enum PrismError {
     /// A joint that cannot be made or set as asked: `field` names the setting or body,
     /// `reason` says what is wrong with it.
     InvalidJoint { field: String, reason: String },
+    /// A snapshot that cannot be restored: truncated, corrupted, of another format version,
+    /// or describing an inconsistent world. `what` names the field or check, `reason` says
+    /// what is wrong.
+    Snapshot { what: String, reason: String },
 }
 
 impl fmt::Display for PrismError {
@@ -110,6 +114,9 @@ impl fmt::Display for PrismError {
             }
             PrismError::InvalidJoint { field, reason } => {
                 write!(f, "invalid joint: `{field}` {reason}")
+            }
+            PrismError::Snapshot { what, reason } => {
+                write!(f, "invalid snapshot: `{what}`: {reason}")
             }
         }
     }

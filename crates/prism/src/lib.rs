@@ -249,9 +249,9 @@ mod shape;
 mod shape_cast;
 mod shape_edit;
 mod sleep;
+mod snapshot;
 mod solve;
 mod solver_set;
-#[cfg(feature = "validate")]
 mod validate;
 mod world;
 

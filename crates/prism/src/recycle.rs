@@ -313,3 +313,11 @@ mod tests {
         );
     }
 }
+
+core_soa::snap_struct!(ManifoldFrame {
+    relative,
+    rotation_a,
+    rotation_b,
+    extent_b,
+    separations,
+});

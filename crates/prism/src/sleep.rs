@@ -422,3 +422,5 @@ impl World {
         }
     }
 }
+
+core_soa::snap_struct!(BodyEventBuffers { published, pending });

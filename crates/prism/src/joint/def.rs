@@ -31,6 +31,7 @@ use solver_simd::joint::{
 
 /// What every joint has: its bodies, an anchor on each, and the joint-wide options.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JointDef {
     pub body_a: BodyId,
     pub body_b: BodyId,
@@ -92,6 +93,7 @@ pub(crate) fn break_threshold(field: &'static str, value: f32) -> Result<f32, Pr
 
 /// A distance joint: a rod, spring or rope between the two anchors.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DistanceJointDef {
     pub base: JointDef,
     pub settings: DistanceJoint,
@@ -99,6 +101,7 @@ pub struct DistanceJointDef {
 
 /// A hinge at the anchors.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RevoluteJointDef {
     pub base: JointDef,
     /// `θB − θA` (rad) at which the joint angle is zero: limits and spring count from it.
@@ -108,6 +111,7 @@ pub struct RevoluteJointDef {
 
 /// A slider: anchor B moves along an axis fixed in body A, without relative rotation.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PrismaticJointDef {
     pub base: JointDef,
     /// The sliding direction in body A's coordinates (any non-zero length).
@@ -119,6 +123,7 @@ pub struct PrismaticJointDef {
 
 /// Glues the bodies at the anchors, rigidly or softly.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WeldJointDef {
     pub base: JointDef,
     /// `θB − θA` (rad) the joint keeps.
@@ -128,6 +133,7 @@ pub struct WeldJointDef {
 
 /// A wheel on a suspension: anchor B moves along an axis fixed in body A and B turns freely.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WheelJointDef {
     pub base: JointDef,
     /// The suspension direction in body A's coordinates (any non-zero length).
@@ -137,6 +143,7 @@ pub struct WheelJointDef {
 
 /// Drives body B toward an offset pose relative to body A with bounded force and torque.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MotorJointDef {
     pub base: JointDef,
     pub settings: MotorJoint,
@@ -145,6 +152,7 @@ pub struct MotorJointDef {
 /// Pulls anchor B toward a world target (dragging a body with the mouse). Body A is only the
 /// joint's other end (usually the ground); the joint never moves it.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TargetJointDef {
     pub base: JointDef,
     pub settings: TargetJoint,

@@ -35,6 +35,7 @@ use core_soa::{Vec2, cross, left_perp};
 
 /// Settings of a prismatic joint. The default is a free slider.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PrismaticJoint {
     pub enable_spring: bool,
     /// Spring frequency (Hz) along the axis, rest at zero translation.
