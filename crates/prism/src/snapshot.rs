@@ -76,6 +76,10 @@ const MAGIC: [u8; 8] = *b"PRISMSNP";
 /// The version of the payload layout; a snapshot of any other version is refused.
 pub const SNAPSHOT_FORMAT_VERSION: u32 = 1;
 
+/// The most worker threads [`World::from_snapshot`] starts: a forged count must not make it
+/// spawn billions (restore into a world made with more to run on more).
+pub const MAX_SNAPSHOT_WORKERS: u32 = 256;
+
 /// Magic, version, payload length, checksum.
 const HEADER_BYTES: usize = 8 + 4 + 8 + 8;
 
@@ -143,6 +147,13 @@ impl World {
         let def: crate::def::WorldDef = reader.field("World.def").map_err(snapshot_error)?;
         def.validate()
             .map_err(|error| refuse("World.def", error.to_string()))?;
+        if def.worker_count > MAX_SNAPSHOT_WORKERS {
+            let count = def.worker_count;
+            return Err(refuse(
+                "World.def.worker_count",
+                format!("{count} workers, more than {MAX_SNAPSHOT_WORKERS}"),
+            ));
+        }
         let thread_pool = build_thread_pool(def.worker_count)?;
         decode_world(def, reader, thread_pool, Hooks::default())
     }

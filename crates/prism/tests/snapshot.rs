@@ -396,10 +396,7 @@ fn forged_buffers_with_a_valid_checksum_never_panic() {
         state
     };
     let (mut refused, mut accepted) = (0, 0);
-    for case in 0..3000 {
-        if std::env::var("FORGE_DEBUG").is_ok() {
-            eprintln!("case {case}");
-        }
+    for _ in 0..2000 {
         let mut forged = bytes.clone();
         for _ in 0..1 + next() % 3 {
             let at = HEADER + (next() as usize) % (bytes.len() - HEADER);
@@ -410,9 +407,6 @@ fn forged_buffers_with_a_valid_checksum_never_panic() {
             Err(PrismError::Snapshot { .. }) => refused += 1,
             Err(other) => panic!("refused with {other}"),
             Ok(mut world) => {
-                if std::env::var("FORGE_DEBUG").is_ok() {
-                    eprintln!("accepted");
-                }
                 accepted += 1;
                 for _ in 0..3 {
                     world.step(DT, SUBSTEPS).unwrap();
