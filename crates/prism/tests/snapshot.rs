@@ -453,7 +453,13 @@ fn definitions_and_ids_round_trip_through_serde() {
         },
         ..ShapeDef::default()
     };
-    let mut joint = RevoluteJointDef::new(JointDef::new(BodyId::new(3, 7), BodyId::new(4, 1)));
+    // JSON has no infinity, so the default (unbreakable) thresholds are made finite here.
+    let base = JointDef {
+        break_force: 1.0e4,
+        break_torque: 2.5e3,
+        ..JointDef::new(BodyId::new(3, 7), BodyId::new(4, 1))
+    };
+    let mut joint = RevoluteJointDef::new(base);
     joint.settings.enable_limit = true;
     joint.settings.upper_angle = 0.25;
     let json = serde_json::to_string(&(world_def, body_def, shape_def, joint)).unwrap();
