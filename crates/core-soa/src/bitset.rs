@@ -96,6 +96,8 @@ impl BitSet {
     }
 }
 
+crate::snap_struct!(BitSet { blocks });
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,5 +177,3 @@ mod tests {
         assert_eq!(large, before, "union with the empty set changes nothing");
     }
 }
-
-crate::snap_struct!(BitSet { blocks });

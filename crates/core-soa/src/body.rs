@@ -275,6 +275,23 @@ impl BodyArrays {
     }
 }
 
+impl crate::snapshot::Snap for BodyArrays {
+    fn put(&self, w: &mut crate::snapshot::Writer) {
+        self.sims.put(w);
+        self.states.put(w);
+    }
+    fn get(r: &mut crate::snapshot::Reader<'_>) -> Result<Self, crate::snapshot::SnapshotError> {
+        let arrays = BodyArrays {
+            sims: r.field("BodyArrays.sims")?,
+            states: r.field("BodyArrays.states")?,
+        };
+        if arrays.sims.len() != arrays.states.len() {
+            return Err(r.error("BodyArrays.states", "not one state per sim"));
+        }
+        Ok(arrays)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -363,22 +380,5 @@ mod tests {
         assert_eq!(BodyType::Dynamic.state_flags(), body_flags::DYNAMIC);
         assert_eq!(BodyType::Kinematic.state_flags(), body_flags::KINEMATIC);
         assert_eq!(BodyType::Static.state_flags(), 0);
-    }
-}
-
-impl crate::snapshot::Snap for BodyArrays {
-    fn put(&self, w: &mut crate::snapshot::Writer) {
-        self.sims.put(w);
-        self.states.put(w);
-    }
-    fn get(r: &mut crate::snapshot::Reader<'_>) -> Result<Self, crate::snapshot::SnapshotError> {
-        let arrays = BodyArrays {
-            sims: r.field("BodyArrays.sims")?,
-            states: r.field("BodyArrays.states")?,
-        };
-        if arrays.sims.len() != arrays.states.len() {
-            return Err(r.error("BodyArrays.states", "not one state per sim"));
-        }
-        Ok(arrays)
     }
 }

@@ -80,7 +80,7 @@ impl Writer {
     /// Appends a collection length as a `u32` (lengths beyond `u32::MAX` cannot occur in a
     /// world, whose indices are `u32`).
     #[inline]
-    pub fn len(&mut self, len: usize) {
+    pub fn count(&mut self, len: usize) {
         let len = u32::try_from(len).expect("collection longer than u32::MAX");
         self.bytes(&len.to_le_bytes());
     }
@@ -161,7 +161,7 @@ impl<'a> Reader<'a> {
 
     /// A collection length: a `u32` no larger than the bytes left (every element takes at
     /// least one byte), so no forged length can make the caller allocate.
-    pub fn len(&mut self) -> Result<usize, SnapshotError> {
+    pub fn count(&mut self) -> Result<usize, SnapshotError> {
         let len = u32::from_le_bytes(self.array()?) as usize;
         if len > self.remaining() {
             return Err(self.error("", format!("length {len} exceeds the bytes left")));
@@ -253,13 +253,13 @@ const MAX_RESERVE: usize = 4096;
 
 impl<T: Snap> Snap for Vec<T> {
     fn put(&self, w: &mut Writer) {
-        w.len(self.len());
+        w.count(self.len());
         for item in self {
             item.put(w);
         }
     }
     fn get(r: &mut Reader<'_>) -> Result<Self, SnapshotError> {
-        let len = r.len()?;
+        let len = r.count()?;
         let mut items = Vec::with_capacity(len.min(MAX_RESERVE));
         for _ in 0..len {
             items.push(T::get(r)?);

@@ -389,6 +389,17 @@ impl World {
     }
 }
 
+core_soa::snap_struct!(Sensor {
+    shape,
+    overlaps,
+    previous
+});
+core_soa::snap_struct!(Sensors {
+    list,
+    events,
+    pending_end
+});
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -415,14 +426,3 @@ mod tests {
         assert!(changes.begin.iter().all(|e| e.sensor_shape == sensor.shape));
     }
 }
-
-core_soa::snap_struct!(Sensor {
-    shape,
-    overlaps,
-    previous
-});
-core_soa::snap_struct!(Sensors {
-    list,
-    events,
-    pending_end
-});
