@@ -395,7 +395,7 @@ fn forged_buffers_with_a_valid_checksum_never_panic() {
         state ^= state << 17;
         state
     };
-    let (mut refused, mut accepted) = (0, 0);
+    let (mut refused, mut accepted, mut inconsistent_values) = (0, 0, 0);
     for _ in 0..2000 {
         let mut forged = bytes.clone();
         for _ in 0..1 + next() % 3 {
@@ -409,12 +409,25 @@ fn forged_buffers_with_a_valid_checksum_never_panic() {
             Ok(mut world) => {
                 accepted += 1;
                 for _ in 0..3 {
-                    world.step(DT, SUBSTEPS).unwrap();
+                    match world.step(DT, SUBSTEPS) {
+                        Ok(()) => {}
+                        // The structural check does not judge values: a forged pose or fat-box
+                        // slack can leave a shape outside its fat box, which the `validate`
+                        // feature's after-step checks report (and nothing else notices).
+                        Err(PrismError::Corrupted { .. }) if cfg!(feature = "validate") => {
+                            inconsistent_values += 1;
+                            break;
+                        }
+                        Err(other) => panic!("a step of an accepted forged world failed: {other}"),
+                    }
                 }
             }
         }
     }
-    println!("forged: {refused} refused, {accepted} accepted and stepped");
+    println!(
+        "forged: {refused} refused, {accepted} accepted and stepped \
+         ({inconsistent_values} with values the validate feature flags)"
+    );
     assert!(
         refused > 1000,
         "most random edits break a structure ({refused})"
