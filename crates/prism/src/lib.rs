@@ -193,6 +193,16 @@
 //! sweep of the same pass writes, run in fixed chunks, and give the same bits for any worker
 //! count; [`StepProfile::continuous`] times them (`continuous.rs`).
 //!
+//! ## Snapshots
+//!
+//! [`World::snapshot`] saves the whole simulation state in a versioned, checksummed byte
+//! buffer; [`World::from_snapshot`] and [`World::restore`] bring it back, and the restored world
+//! steps bitwise like the saved one, for any worker count — a rollback re-simulates the same
+//! bits. Hooks are not saved (`restore` keeps the world's own). A truncated, corrupted or forged
+//! buffer is refused with [`PrismError::Snapshot`] (`snapshot.rs` explains the format and the
+//! checks). With the `serde` feature the definitions and ids implement `Serialize` and
+//! `Deserialize`.
+//!
 //! ## Example
 //!
 //! ```
@@ -274,6 +284,7 @@ pub use ray::RayResult;
 pub use sensor::{SensorBeginTouchEvent, SensorEndTouchEvent, SensorEvents};
 pub use shape_cast::ShapeCastResult;
 pub use sleep::{BodyEvents, BodySleepEvent, BodyWakeEvent};
+pub use snapshot::{MAX_SNAPSHOT_WORKERS, SNAPSHOT_FORMAT_VERSION};
 pub use world::World;
 
 pub use ::island::IslandId;
