@@ -54,6 +54,7 @@ pub mod proxy;
 pub mod raycast;
 pub mod shape_cast;
 pub mod shapes;
+mod snapshot;
 pub mod toi;
 pub mod tree;
 

@@ -66,6 +66,7 @@
 mod box_cast;
 mod enlarge;
 mod rebuild;
+mod snapshot;
 #[cfg(test)]
 mod tests;
 mod traverse;

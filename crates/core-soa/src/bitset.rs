@@ -97,6 +97,8 @@ impl BitSet {
     }
 }
 
+crate::snap_struct!(BitSet { blocks });
+
 #[cfg(test)]
 mod tests {
     use super::*;

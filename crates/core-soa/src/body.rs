@@ -24,6 +24,7 @@ pub const NULL_INDEX: u32 = u32::MAX;
 
 /// How a body moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BodyType {
     /// Never moves; infinite mass. Takes no colour bit and gathers as the identity state.
     #[default]
@@ -303,6 +304,23 @@ impl BodyArrays {
     pub fn reserve(&mut self, additional: usize) {
         self.sims.reserve(additional);
         self.states.reserve(additional);
+    }
+}
+
+impl crate::snapshot::Snap for BodyArrays {
+    fn put(&self, w: &mut crate::snapshot::Writer) {
+        self.sims.put(w);
+        self.states.put(w);
+    }
+    fn get(r: &mut crate::snapshot::Reader<'_>) -> Result<Self, crate::snapshot::SnapshotError> {
+        let arrays = BodyArrays {
+            sims: r.field("BodyArrays.sims")?,
+            states: r.field("BodyArrays.states")?,
+        };
+        if arrays.sims.len() != arrays.states.len() {
+            return Err(r.error("BodyArrays.states", "not one state per sim"));
+        }
+        Ok(arrays)
     }
 }
 

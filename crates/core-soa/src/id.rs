@@ -33,6 +33,7 @@ use crate::BitSet;
 /// Eight bytes, `Copy`, hashable and totally ordered (by index, then generation), so it can key
 /// maps and be sorted deterministically.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Id {
     index: u32,
     generation: u32,
@@ -101,6 +102,7 @@ macro_rules! typed_id {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         pub struct $name(Id);
 
         impl $name {
@@ -411,6 +413,100 @@ impl<T, K: ArenaKey> Arena<T, K> {
     /// Live values in increasing index order.
     pub fn values(&self) -> impl Iterator<Item = &T> + '_ {
         self.slots.iter().filter_map(|slot| slot.value.as_ref())
+    }
+}
+
+/// Snapshot encoding of the pools and arenas (`snapshot.rs`), with the checks that keep a decoded
+/// one from panicking later: free indices in range, distinct, and naming empty slots.
+mod snapshot_codec {
+    use super::{Arena, ArenaKey, IdPool, Slot};
+    use crate::BitSet;
+    use crate::snapshot::{Reader, Snap, SnapshotError, Writer};
+
+    impl Snap for IdPool {
+        fn put(&self, w: &mut Writer) {
+            self.free.put(w);
+            self.allocated.put(w);
+            self.next_index.put(w);
+        }
+        fn get(r: &mut Reader<'_>) -> Result<Self, SnapshotError> {
+            let pool = IdPool {
+                free: r.field("IdPool.free")?,
+                allocated: r.field("IdPool.allocated")?,
+                next_index: r.field("IdPool.next_index")?,
+            };
+            for &index in &pool.free {
+                if index >= pool.next_index || pool.allocated.get(index as usize) {
+                    return Err(r.error("IdPool.free", format!("index {index} is not free")));
+                }
+            }
+            // Sorted rather than marked in a bit set: `next_index` may be forged, the list's
+            // length is bounded by the buffer.
+            let mut sorted = pool.free.clone();
+            sorted.sort_unstable();
+            if sorted.windows(2).any(|two| two[0] == two[1]) {
+                return Err(r.error("IdPool.free", "an index listed twice"));
+            }
+            let beyond = pool
+                .allocated
+                .iter_ones()
+                .any(|i| i >= pool.next_index as usize);
+            if beyond || pool.count() != pool.allocated.count_ones() {
+                return Err(r.error("IdPool.allocated", "disagrees with the free list"));
+            }
+            Ok(pool)
+        }
+    }
+
+    impl<T: Snap> Snap for Slot<T> {
+        fn put(&self, w: &mut Writer) {
+            self.generation.put(w);
+            self.value.put(w);
+        }
+        fn get(r: &mut Reader<'_>) -> Result<Self, SnapshotError> {
+            Ok(Slot {
+                generation: r.field("Arena.slot.generation")?,
+                value: r.field("Arena.slot.value")?,
+            })
+        }
+    }
+
+    impl<T: Snap, K: ArenaKey> Arena<T, K> {
+        /// Writes the slots (generations and values) and the free list.
+        pub(crate) fn put_slots(&self, w: &mut Writer) {
+            self.slots.put(w);
+            self.free.put(w);
+        }
+
+        /// Reads what [`Arena::put_slots`] wrote and checks it: every free index names an
+        /// empty slot, once.
+        pub(crate) fn get_slots(r: &mut Reader<'_>) -> Result<Self, SnapshotError> {
+            let slots: Vec<Slot<T>> = r.field("Arena.slots")?;
+            let free: Vec<u32> = r.field("Arena.free")?;
+            let mut seen = BitSet::new();
+            for &index in &free {
+                let empty = slots
+                    .get(index as usize)
+                    .is_some_and(|slot| slot.value.is_none());
+                if !empty || seen.get(index as usize) {
+                    return Err(r.error("Arena.free", format!("index {index} is not a free slot")));
+                }
+                seen.set(index as usize);
+            }
+            if slots
+                .iter()
+                .any(|slot| slot.value.is_some() && slot.generation == 0)
+            {
+                return Err(r.error("Arena.slots", "a live slot of generation 0"));
+            }
+            let len = slots.iter().filter(|slot| slot.value.is_some()).count();
+            Ok(Arena {
+                slots,
+                free,
+                len,
+                _key: std::marker::PhantomData,
+            })
+        }
     }
 }
 

@@ -42,6 +42,7 @@ pub mod body_state;
 pub mod id;
 pub mod math;
 pub mod shared;
+pub mod snapshot;
 pub mod spare;
 
 #[cfg(test)]

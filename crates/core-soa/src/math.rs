@@ -20,6 +20,7 @@ use glam::Vec2;
 /// A rotation as a unit complex number `c + i·s` (cosine and sine of the angle).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Rot {
     /// Cosine of the angle.
     pub c: f32,
@@ -159,6 +160,7 @@ impl Rot {
 /// A rigid transform: rotate, then translate.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Transform {
     /// Translation (m): where the frame's origin lands.
     pub p: Vec2,

@@ -176,8 +176,8 @@ impl<C, J> Color<C, J> {
 pub struct ConstraintGraph<C = u32, J = u32> {
     /// `GRAPH_COLOR_COUNT` colours followed by the overflow set.
     pub(crate) colors: Vec<Color<C, J>>,
-    policy: ColoringPolicy,
-    force_overflow: bool,
+    pub(crate) policy: ColoringPolicy,
+    pub(crate) force_overflow: bool,
 }
 
 impl<C, J> Default for ConstraintGraph<C, J> {

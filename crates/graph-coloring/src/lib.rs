@@ -55,6 +55,7 @@
 #![forbid(unsafe_code)]
 
 mod constraint_graph;
+mod snapshot;
 mod validate;
 
 pub use constraint_graph::{

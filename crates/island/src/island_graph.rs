@@ -167,8 +167,8 @@ impl ConstraintLink {
 /// The per-constraint records, one table per kind, indexed by the caller's constraint index.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ConstraintLinks {
-    contacts: Vec<ConstraintLink>,
-    joints: Vec<ConstraintLink>,
+    pub(crate) contacts: Vec<ConstraintLink>,
+    pub(crate) joints: Vec<ConstraintLink>,
 }
 
 impl ConstraintLinks {

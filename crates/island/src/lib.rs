@@ -66,6 +66,7 @@
 mod error;
 mod island_graph;
 mod sleep;
+mod snapshot;
 mod solver_set;
 mod split;
 mod validate;

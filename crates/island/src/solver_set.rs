@@ -56,9 +56,9 @@ impl SolverSetId {
 #[derive(Clone, Debug, Default)]
 pub struct SolverSets {
     /// Hands out `set index - FIRST_SLEEPING`.
-    sleeping_ids: IdPool,
+    pub(crate) sleeping_ids: IdPool,
     /// The island in each sleeping set, by `set index - FIRST_SLEEPING` (NULL when free).
-    island_in_set: Vec<IslandId>,
+    pub(crate) island_in_set: Vec<IslandId>,
     /// The sleeping set of each island, by island slot, with the island id it was issued for.
     pub(crate) set_of_island: Vec<Option<(IslandId, SolverSetId)>>,
 }

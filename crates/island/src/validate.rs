@@ -93,9 +93,13 @@ impl IslandGraph {
     /// linked-constraint count equals the number of linked constraint ends at it.
     fn check_body_records(&self) -> Result<(), String> {
         let mut ends = vec![0u32; self.body_links.len()];
-        for (_, link) in self.constraint_links.iter_linked() {
-            ends[link.body_a as usize] += 1;
-            ends[link.body_b as usize] += 1;
+        for (key, link) in self.constraint_links.iter_linked() {
+            for body in [link.body_a, link.body_b] {
+                let count = ends
+                    .get_mut(body as usize)
+                    .ok_or_else(|| format!("{key:?} links unknown body {body}"))?;
+                *count += 1;
+            }
         }
         for (body, link) in self.body_links.iter().enumerate() {
             if link.island == NULL_INDEX {

@@ -378,7 +378,6 @@ impl BroadPhase {
     }
 
     /// The buffered proxies' shape indices (for validation).
-    #[cfg(feature = "validate")]
     pub(crate) fn move_buffer(&self) -> &[u32] {
         &self.move_buffer
     }
@@ -413,5 +412,54 @@ impl World {
                 self.create_contact(shape_a, shape_b);
             }
         }
+    }
+}
+
+/// Snapshot encoding (`snapshot.rs`): the three trees as they are, the move buffer and the
+/// fat-box changes in order with their membership bits, and the pair set sorted (it is only
+/// looked up, never iterated, so its hash layout is not state).
+impl core_soa::snapshot::Snap for BroadPhase {
+    fn put(&self, w: &mut core_soa::snapshot::Writer) {
+        self.static_tree.put(w);
+        self.moving_tree.put(w);
+        self.sleeping_tree.put(w);
+        self.move_buffer.put(w);
+        self.moved.put(w);
+        self.fat_box_changes.put(w);
+        self.fat_box_changed.put(w);
+        let mut pairs: Vec<u64> = self.pair_set.iter().copied().collect();
+        pairs.sort_unstable();
+        pairs.put(w);
+    }
+    fn get(
+        r: &mut core_soa::snapshot::Reader<'_>,
+    ) -> Result<Self, core_soa::snapshot::SnapshotError> {
+        let mut broadphase = BroadPhase {
+            static_tree: r.field("BroadPhase.static_tree")?,
+            moving_tree: r.field("BroadPhase.moving_tree")?,
+            sleeping_tree: r.field("BroadPhase.sleeping_tree")?,
+            move_buffer: r.field("BroadPhase.move_buffer")?,
+            moved: r.field("BroadPhase.moved")?,
+            fat_box_changes: r.field("BroadPhase.fat_box_changes")?,
+            fat_box_changed: r.field("BroadPhase.fat_box_changed")?,
+            pair_set: HashSet::default(),
+        };
+        let pairs: Vec<u64> = r.field("BroadPhase.pair_set")?;
+        if pairs.windows(2).any(|two| two[0] >= two[1]) {
+            return Err(r.error("BroadPhase.pair_set", "pairs not sorted and distinct"));
+        }
+        broadphase.pair_set.extend(pairs);
+        Ok(broadphase)
+    }
+}
+
+impl BroadPhase {
+    /// The buffered proxies' shape indices, and the shapes whose fat boxes changed, with
+    /// their membership bits (for the structural checks).
+    pub(crate) fn buffers(&self) -> [(&[u32], &BitSet); 2] {
+        [
+            (&self.move_buffer, &self.moved),
+            (&self.fat_box_changes, &self.fat_box_changed),
+        ]
     }
 }

@@ -19,6 +19,7 @@ use solver_simd::SolverKind;
 
 /// The world's settings. Defaults are Box2D v3's, except the joint damping ratio.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WorldDef {
     /// Gravitational acceleration (m/s²).
     pub gravity: Vec2,
@@ -139,6 +140,7 @@ impl WorldDef {
 
 /// How to create a body. `Default` is a static body at the origin.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BodyDef {
     /// Static, kinematic or dynamic.
     pub body_type: BodyType,
@@ -255,6 +257,7 @@ pub(crate) fn validate_rotation(field: &'static str, rotation: Rot) -> Result<()
 
 /// Which shapes may collide with which (Box2D semantics; see the module notes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Filter {
     /// The categories this shape belongs to.
     pub category_bits: u64,
@@ -287,6 +290,7 @@ impl Filter {
 /// Which shapes a query reports: those whose category intersects `mask_bits` and whose mask
 /// accepts `category_bits`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct QueryFilter {
     /// The categories the query stands for: a shape is reported only if its `mask_bits`
     /// intersect these.
@@ -314,6 +318,7 @@ impl QueryFilter {
 
 /// How to create a shape. Defaults are Box2D's.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ShapeDef {
     /// Mass per area (kg/m²), finite and ≥ 0. Zero makes a massless shape.
     pub density: f32,

@@ -107,6 +107,14 @@ pub enum PrismError {
     /// particle, spring, constraint, anchor or force-field id, a constraint that cannot be
     /// built, or settings that do not go together (the error names the field).
     Particles(particles::ParticleError),
+    /// A snapshot that cannot be restored: truncated, corrupted, of another format version,
+    /// or describing an inconsistent world.
+    Snapshot {
+        /// The field or check that failed.
+        what: String,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 impl fmt::Display for PrismError {
@@ -147,6 +155,9 @@ impl fmt::Display for PrismError {
                 write!(f, "invalid joint: `{field}` {reason}")
             }
             PrismError::Particles(error) => write!(f, "particles: {error}"),
+            PrismError::Snapshot { what, reason } => {
+                write!(f, "invalid snapshot: `{what}`: {reason}")
+            }
         }
     }
 }

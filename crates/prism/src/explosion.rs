@@ -33,6 +33,7 @@ use core_soa::{BodyType, ShapeId, Transform, Vec2, cross, left_perp};
 /// An explosion (see the module notes). `Default` is Box2D's: radius 0, falloff 0, no
 /// impulse, every category.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ExplosionDef {
     /// The categories of shapes the blast acts on (matched against their `category_bits`).
     pub mask_bits: u64,

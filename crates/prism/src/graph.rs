@@ -246,7 +246,6 @@ impl World {
 
     /// The colour invariant, and that every constraint in the graph sits where its cold record
     /// says, with the endpoints its bodies give it now (feature `validate`).
-    #[cfg(feature = "validate")]
     pub(crate) fn validate_graph(&self) -> Result<(), String> {
         self.graph
             .validate(
@@ -294,19 +293,16 @@ impl World {
         Ok(())
     }
 
-    #[cfg(feature = "validate")]
     fn contact_place(&self, index: u32) -> Option<GraphPlace> {
         self.contacts.get_by_index(index)?.graph
     }
 
-    #[cfg(feature = "validate")]
     fn joint_place(&self, index: u32) -> Option<GraphPlace> {
         self.joints.arena.get_by_index(index)?.graph
     }
 
     /// The endpoints recorded for a graph member; a record the graph holds without a place
     /// fails the check as "no dynamic body".
-    #[cfg(feature = "validate")]
     fn recorded_ends(&self, place: Option<GraphPlace>) -> (Endpoint, Endpoint) {
         let absent = Endpoint::fixed(core_soa::NULL_BODY);
         place.map_or((absent, absent), |place| (place.ends[0], place.ends[1]))

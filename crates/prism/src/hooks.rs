@@ -181,7 +181,6 @@ impl World {
     }
 }
 
-#[cfg(feature = "validate")]
 impl World {
     /// Every contact's hit-event and pre-solve flags are its shapes' (either shape enabling).
     pub(crate) fn validate_contact_flags(&self) -> Result<(), String> {

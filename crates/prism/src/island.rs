@@ -112,7 +112,6 @@ impl World {
     }
 }
 
-#[cfg(feature = "validate")]
 mod checks {
     //! The `validate` feature's island checks: the island graph against the touching contacts
     //! (the constraint graph, recomputed by brute force), and every body's solver set against

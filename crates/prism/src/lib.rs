@@ -234,6 +234,16 @@
 //! [`StepProfile`] carry the same names there, in prism-bench's `--stages` output and in the
 //! Tracy zones of the `profile` feature (see the README for capturing a profile).
 //!
+//! ## Snapshots
+//!
+//! [`World::snapshot`] saves the whole simulation state in a versioned, checksummed byte
+//! buffer; [`World::from_snapshot`] and [`World::restore`] bring it back, and the restored world
+//! steps bitwise like the saved one, for any worker count — a rollback re-simulates the same
+//! bits. Hooks are not saved (`restore` keeps the world's own). A truncated, corrupted or forged
+//! buffer is refused with [`PrismError::Snapshot`] (`snapshot.rs` explains the format and the
+//! checks). With the `serde` feature the definitions and ids implement `Serialize` and
+//! `Deserialize`.
+//!
 //! ## Example
 //!
 //! ```
@@ -293,10 +303,10 @@ mod shape;
 mod shape_cast;
 mod shape_edit;
 mod sleep;
+mod snapshot;
 mod solve;
 mod solver_set;
 mod spare;
-#[cfg(feature = "validate")]
 mod validate;
 mod world;
 
@@ -321,6 +331,7 @@ pub use ray::RayResult;
 pub use sensor::{SensorBeginTouchEvent, SensorEndTouchEvent, SensorEvents};
 pub use shape_cast::ShapeCastResult;
 pub use sleep::{BodyEvents, BodySleepEvent, BodyWakeEvent};
+pub use snapshot::{MAX_SNAPSHOT_WORKERS, SNAPSHOT_FORMAT_VERSION};
 pub use world::World;
 
 pub use ::island::IslandId;

@@ -98,6 +98,11 @@ pub(crate) struct ParticleSystems {
 }
 
 impl ParticleSystems {
+    /// How many particle systems the world has.
+    pub(crate) fn system_count(&self) -> usize {
+        self.systems.len()
+    }
+
     /// Forgets the last step's reports (a paused step).
     pub(crate) fn pause(&mut self) {
         self.diverged.clear();

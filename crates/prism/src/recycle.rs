@@ -159,6 +159,14 @@ impl ManifoldFrame {
     }
 }
 
+core_soa::snap_struct!(ManifoldFrame {
+    relative,
+    rotation_a,
+    rotation_b,
+    extent_b,
+    separations,
+});
+
 #[cfg(test)]
 mod tests {
     use super::*;

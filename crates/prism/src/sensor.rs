@@ -352,7 +352,6 @@ fn body_transform(view: &SensorView<'_>, body: BodyId) -> Option<Transform> {
     )
 }
 
-#[cfg(feature = "validate")]
 impl World {
     /// The sensor list holds exactly the live sensor shapes, in shape-index order; each
     /// sensor's visitors are sorted, live, not sensors and not on its body; no contact has a
@@ -400,6 +399,17 @@ impl World {
         Ok(())
     }
 }
+
+core_soa::snap_struct!(Sensor {
+    shape,
+    overlaps,
+    previous
+});
+core_soa::snap_struct!(Sensors {
+    list,
+    events,
+    pending_end
+});
 
 #[cfg(test)]
 mod tests {

@@ -426,3 +426,5 @@ impl World {
         }
     }
 }
+
+core_soa::snap_struct!(BodyEventBuffers { published, pending });

@@ -305,7 +305,6 @@ impl World {
     /// nothing else: awake-store contacts have an awake body and do not touch (or have no way
     /// into the graph), parked ones neither touch nor have an awake body, sleeping sets hold
     /// touching contacts of sleeping bodies (feature `validate`).
-    #[cfg(feature = "validate")]
     pub(crate) fn validate_set_stores(&self) -> Result<(), String> {
         let mut stored = 0;
         for (set_index, set) in self.solver_sets.iter().enumerate() {
@@ -361,7 +360,6 @@ impl World {
 }
 
 /// Whether either body is an awake dynamic body.
-#[cfg(feature = "validate")]
 fn awake_dynamic(world: &World, bodies: [u32; 2]) -> bool {
     bodies.into_iter().any(|index| {
         world.bodies.get_by_index(index).is_some_and(|body| {

@@ -1,4 +1,5 @@
-//! Whole-structure checks (feature `validate`), run after every step.
+//! Whole-structure checks, run after every step with the feature `validate`, and on every
+//! restored snapshot.
 //!
 //! They verify what the rest of the crate assumes without checking: both broadphase trees are
 //! well formed; every body's `(set_index, local_index)` finds a sim that points back at it; every
@@ -14,43 +15,43 @@ use crate::body_enable::proxy_tree;
 use crate::broadphase::{TreeKind, proxy_box};
 use crate::constraint_list::members;
 use crate::contact::pair_key;
+#[cfg(feature = "validate")]
 use crate::error::PrismError;
 use crate::solver_set::DISABLED_SET;
 use crate::world::World;
 use collision::tree::NULL_PROXY;
 
 impl World {
+    /// The checks below, run after every step (feature `validate`); a failure, or a broken
+    /// invariant the step noted, is [`PrismError::Corrupted`].
+    #[cfg(feature = "validate")]
     pub(crate) fn validate(&self) -> Result<(), PrismError> {
-        let checks = [
-            self.broadphase
-                .static_tree
-                .validate()
-                .map_err(|e| format!("static tree: {e}")),
-            self.broadphase
-                .moving_tree
-                .validate()
-                .map_err(|e| format!("moving tree: {e}")),
-            self.broadphase
-                .sleeping_tree
-                .validate()
-                .map_err(|e| format!("sleeping tree: {e}")),
-            self.validate_bodies(),
-            self.validate_shapes(),
-            self.validate_contacts(),
-            self.validate_graph(),
-            self.validate_islands(),
-            self.validate_sensors(),
-            self.validate_move_events(),
-            self.validate_hit_events(),
-            self.validate_contact_flags(),
-            self.validate_disabled(),
-            self.corruption.clone().map_or(Ok(()), Err),
-        ];
-        checks
-            .into_iter()
-            .collect::<Result<Vec<()>, String>>()
-            .map(|_| ())
+        self.validate_structure()
+            .and_then(|()| self.corruption.clone().map_or(Ok(()), Err))
+            .and_then(|()| self.validate_move_events())
+            .and_then(|()| self.validate_hit_events())
             .map_err(|message| PrismError::Corrupted { message })
+    }
+
+    /// Every whole-structure check that holds between any two calls (the event checks above
+    /// hold only right after a step). Also run on every restored snapshot (`snapshot.rs`).
+    pub(crate) fn validate_structure(&self) -> Result<(), String> {
+        let trees = [
+            ("static", &self.broadphase.static_tree),
+            ("moving", &self.broadphase.moving_tree),
+            ("sleeping", &self.broadphase.sleeping_tree),
+        ];
+        for (name, tree) in trees {
+            tree.validate().map_err(|e| format!("{name} tree: {e}"))?;
+        }
+        self.validate_bodies()?;
+        self.validate_shapes()?;
+        self.validate_contacts()?;
+        self.validate_graph()?;
+        self.validate_islands()?;
+        self.validate_sensors()?;
+        self.validate_contact_flags()?;
+        self.validate_disabled()
     }
 
     fn validate_bodies(&self) -> Result<(), String> {

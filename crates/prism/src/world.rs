@@ -273,7 +273,7 @@ impl World {
 }
 
 /// The world's pool of `worker_count` threads.
-fn build_thread_pool(worker_count: u32) -> Result<Arc<rayon::ThreadPool>, PrismError> {
+pub(crate) fn build_thread_pool(worker_count: u32) -> Result<Arc<rayon::ThreadPool>, PrismError> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(worker_count as usize)
         .thread_name(|index| format!("prism-worker-{index}"))

@@ -82,6 +82,7 @@ mod normal_block;
 mod params;
 mod profile;
 mod sequential_impulses;
+mod snapshot;
 mod softness;
 mod solver;
 mod stages;

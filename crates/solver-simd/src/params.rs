@@ -14,6 +14,7 @@ use core_soa::Vec2;
 
 /// Which velocity solver runs the step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum SolverKind {
     /// Catto's soft step: substeps of integrate → warm start → soft solve → integrate
     /// positions → rigid relax, then restitution.

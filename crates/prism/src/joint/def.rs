@@ -31,6 +31,7 @@ use solver_simd::joint::{
 
 /// What every joint has: its bodies, an anchor on each, and the joint-wide options.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JointDef {
     /// The first body (the joint's frame is attached to it where a kind has one).
     pub body_a: BodyId,
@@ -94,6 +95,7 @@ pub(crate) fn break_threshold(field: &'static str, value: f32) -> Result<f32, Pr
 
 /// A distance joint: a rod, spring or rope between the two anchors.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DistanceJointDef {
     /// Bodies, anchors and the options every joint has.
     pub base: JointDef,
@@ -103,6 +105,7 @@ pub struct DistanceJointDef {
 
 /// A hinge at the anchors.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RevoluteJointDef {
     /// Bodies, anchors and the options every joint has.
     pub base: JointDef,
@@ -114,6 +117,7 @@ pub struct RevoluteJointDef {
 
 /// A slider: anchor B moves along an axis fixed in body A, without relative rotation.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PrismaticJointDef {
     /// Bodies, anchors and the options every joint has.
     pub base: JointDef,
@@ -127,6 +131,7 @@ pub struct PrismaticJointDef {
 
 /// Glues the bodies at the anchors, rigidly or softly.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WeldJointDef {
     /// Bodies, anchors and the options every joint has.
     pub base: JointDef,
@@ -138,6 +143,7 @@ pub struct WeldJointDef {
 
 /// A wheel on a suspension: anchor B moves along an axis fixed in body A and B turns freely.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WheelJointDef {
     /// Bodies, anchors and the options every joint has.
     pub base: JointDef,
@@ -149,6 +155,7 @@ pub struct WheelJointDef {
 
 /// Drives body B toward an offset pose relative to body A with bounded force and torque.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MotorJointDef {
     /// Bodies, anchors and the options every joint has (the anchors define the target pose).
     pub base: JointDef,
@@ -159,6 +166,7 @@ pub struct MotorJointDef {
 /// Pulls anchor B toward a world target (dragging a body with the mouse). Body A is only the
 /// joint's other end (usually the ground); the joint never moves it.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TargetJointDef {
     /// Bodies, anchors and the options every joint has; the anchor on body B is what is pulled.
     pub base: JointDef,

@@ -312,6 +312,7 @@ impl Runner {
                 substeps,
                 repeat,
             } => self.step(*dt, *substeps, *repeat)?,
+            Op::Snapshot { dt } => self.snapshot_round_trip(*dt)?,
         }
         self.check_model()
     }
@@ -1019,6 +1020,36 @@ impl Runner {
                 Err(error) => return Err(format!("step failed: {error}")),
             }
             self.after_step(before)?;
+        }
+        Ok(())
+    }
+
+    /// Saves the world, steps it (checked against the model as any step), rolls it back to the
+    /// snapshot and steps again: the second run must end on the first run's bytes. A world
+    /// rebuilt from the snapshot must save the same bytes.
+    fn snapshot_round_trip(&mut self, dt: f32) -> Checked<()> {
+        let saved = self.world.snapshot().unwrap();
+        self.stats.calls += 1;
+        let rebuilt = World::from_snapshot(&saved)
+            .map_err(|error| format!("own snapshot refused: {error}"))?;
+        if rebuilt.snapshot().unwrap() != saved {
+            return Err("a world rebuilt from a snapshot saves other bytes".into());
+        }
+        drop(rebuilt);
+        self.step(dt, 4, 1)?;
+        let first_run = self.world.snapshot().unwrap();
+        self.stats.calls += 1;
+        self.world
+            .restore(&saved)
+            .map_err(|error| format!("own snapshot refused by restore: {error}"))?;
+        if self.world.snapshot().unwrap() != saved {
+            return Err("a restored world saves other bytes".into());
+        }
+        self.world
+            .step(dt, 4)
+            .map_err(|error| format!("step after a restore failed: {error}"))?;
+        if self.world.snapshot().unwrap() != first_run {
+            return Err("the step after a rollback differs from the first run".into());
         }
         Ok(())
     }

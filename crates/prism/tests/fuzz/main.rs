@@ -5,7 +5,8 @@
 //! polygons (from hulls, from the box helpers, and hand-built ones that are broken) and
 //! chains; joints of all seven kinds; every body, joint and world setter; wake and sleep
 //! calls; ray casts, box overlaps, contact and mass-ratio queries; reads of live and stale
-//! ids; steps of 0 to 1/30 s. A sixteenth of the ids are stale. In three cases out of four, a
+//! ids; steps of 0 to 1/30 s; now and then a rollback (snapshot, step, restore the snapshot,
+//! the same step again: it must end on the same bytes). A sixteenth of the ids are stale. In three cases out of four, a
 //! quarter of the calls are *dirty*: their numbers may be NaN, infinite, 10³⁰, subnormal or of
 //! the wrong sign. The fourth case is *clean*: no dirty call at all.
 //!

@@ -228,6 +228,11 @@ pub enum Op {
         substeps: u32,
         repeat: u32,
     },
+    /// A rollback: snapshot, one step, restore the snapshot, the same step again — which must
+    /// end on the same bytes — and a world rebuilt from the snapshot that saves the same bytes.
+    Snapshot {
+        dt: f32,
+    },
 }
 
 /// An op, and whether its arguments hold an extreme value (see `values::extreme`): a world
@@ -336,6 +341,9 @@ fn op(s: &mut Source) -> Result<Op> {
             body: pick(s)?,
             shape: pick(s)?,
             joint: pick(s)?,
+        },
+        703..=707 => Op::Snapshot {
+            dt: if s.flag()? { 1.0 / 60.0 } else { 1.0 / 30.0 },
         },
         _ => step(s)?,
     })

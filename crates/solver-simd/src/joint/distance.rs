@@ -33,6 +33,7 @@ pub const MIN_DISTANCE_LENGTH: f32 = 0.005;
 
 /// Settings of a distance joint. The default is a rigid rod of one metre.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DistanceJoint {
     /// Rest length (m).
     pub length: f32,

@@ -25,6 +25,7 @@ use core_soa::{BodySim, Rot, Vec2};
 
 /// Settings of a motor joint.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MotorJoint {
     /// Where frame B's origin should be, in frame A's coordinates (m).
     pub linear_offset: Vec2,

@@ -35,6 +35,7 @@ use core_soa::{Vec2, cross, left_perp};
 
 /// Settings of a prismatic joint. The default is a free slider.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PrismaticJoint {
     /// Make the translation a spring toward zero.
     pub enable_spring: bool,

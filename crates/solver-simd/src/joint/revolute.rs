@@ -62,6 +62,7 @@ use core_soa::{Vec2, left_perp};
 
 /// Settings of a revolute joint. The default is a free hinge.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RevoluteJoint {
     /// Turn the angle spring on.
     pub enable_spring: bool,

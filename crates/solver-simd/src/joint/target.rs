@@ -32,6 +32,7 @@ pub const TARGET_ANGULAR_DAMPING_RATIO: f32 = 0.1;
 
 /// Settings of a target joint.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TargetJoint {
     /// Where frame B's origin is pulled to (world, m).
     pub target: Vec2,

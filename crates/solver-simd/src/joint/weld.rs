@@ -18,6 +18,7 @@ use crate::softness::Softness;
 
 /// Settings of a weld joint. The default is rigid.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WeldJoint {
     /// Frequency of the linear part (Hz); 0 is rigid.
     pub linear_hertz: f32,

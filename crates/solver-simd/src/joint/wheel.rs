@@ -23,6 +23,7 @@ use core_soa::Vec2;
 
 /// Settings of a wheel joint. The default is a free wheel on a free axis.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WheelJoint {
     /// Turn the suspension spring on.
     pub enable_spring: bool,
