@@ -44,8 +44,8 @@
 //! Serial work left in a step, all proportional to what changed rather than to the world: the
 //! new pairs' contact creation, the changed contacts' state updates, the escaped proxies'
 //! re-insertion and the tree rebuild above them, the swept bullets' new poses and boxes,
-//! breakable joints, moving kinematic bodies' constraints, one pass over the island slots,
-//! islands falling asleep, and putting the hit and sensor events in order.
+//! breakable joints, moving kinematic bodies' constraints, one pass over the awake islands'
+//! rest records, islands falling asleep, and putting the hit and sensor events in order.
 //!
 //! ## Events and hooks
 //!

@@ -5,13 +5,13 @@
 //! The per-body work happens inside the parallel finalize (`finalize.rs`): every awake body's
 //! timer advances (`t ← t + dt` while `max(|v|, r·|ω|) ≤ threshold`, else 0) and every dynamic
 //! body folds its timer into its island's least and most rested times, an atomic minimum and
-//! maximum per island slot ([`IslandRestTable`]). What is left runs serially here, and costs
-//! O(islands), not O(bodies):
+//! maximum per island slot ([`IslandRestTable`]), which lists the slots it touched. What is left
+//! runs serially here, and costs O(awake islands), not O(bodies) or O(all islands):
 //!
 //! ```text
 //!   kinematic  a moving kinematic body resets the timers of the bodies it touches or is
 //!              jointed to (and wakes any sleeping island among them)     O(its constraints)
-//!   record     each island's rest, read from the table                   O(island slots)
+//!   record     each awake island's rest, read from the touched slots    O(awake islands)
 //!   split      one candidate island: the sleepiest one with pending
 //!              constraint removals                                       O(its size)
 //!   sleep      every island whose least rested body has rested ≥ 0.5 s
@@ -54,6 +54,7 @@ use crate::world::World;
 use core_soa::{BodyId, BodyType};
 use island::{IslandId, IslandRest, TIME_TO_SLEEP};
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 /// A body fell asleep with its island.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,10 +115,18 @@ impl BodyEventBuffers {
 /// parallel finalize. Sleep times are finite and non-negative, and such floats order as their
 /// bits do, so an atomic minimum and maximum of the bits fold them in any order to the same
 /// result. A slot no body folded into keeps the "no record" minimum `u32::MAX`.
+///
+/// The table has a slot for every island, asleep ones included, but a step touches only the
+/// awake islands' slots: the first fold into a slot (the one whose atomic minimum still read
+/// "no record") lists it, and the sleep phase and the next reset visit only the listed slots,
+/// sorted — so a world of sleeping islands costs nothing here, and the order (slot order) is
+/// the same for any worker count.
 #[derive(Debug, Default)]
 pub(crate) struct IslandRestTable {
     min: Vec<AtomicU32>,
     max: Vec<AtomicU32>,
+    /// The slots folded into since the last reset, in the order the folds came.
+    touched: Mutex<Vec<u32>>,
 }
 
 const NO_RECORD: u32 = u32::MAX;
@@ -125,24 +134,54 @@ const NO_RECORD: u32 = u32::MAX;
 impl IslandRestTable {
     /// Forgets every record; room for `slots` islands.
     pub(crate) fn reset(&mut self, slots: usize) {
+        let touched = self
+            .touched
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner);
+        for slot in touched.drain(..) {
+            if let (Some(min), Some(max)) = (
+                self.min.get_mut(slot as usize),
+                self.max.get_mut(slot as usize),
+            ) {
+                *min.get_mut() = NO_RECORD;
+                *max.get_mut() = 0;
+            }
+        }
         self.min.resize_with(slots, || AtomicU32::new(NO_RECORD));
         self.max.resize_with(slots, || AtomicU32::new(0));
-        for (min, max) in self.min.iter_mut().zip(&mut self.max) {
-            *min.get_mut() = NO_RECORD;
-            *max.get_mut() = 0;
-        }
     }
 
-    /// Folds the timers of bodies of island slot `slot`, least `min` and most `max`.
-    fn fold(&self, slot: u32, min: f32, max: f32) {
+    /// The slots folded into since the last reset, in increasing order.
+    fn touched_slots(&mut self) -> Vec<u32> {
+        let mut slots = self
+            .touched
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        slots.sort_unstable();
+        slots
+    }
+
+    /// Folds the timers of bodies of island slot `slot`, least `min` and most `max`; true if
+    /// this was the slot's first fold since the reset (the caller lists the slot).
+    fn fold(&self, slot: u32, min: f32, max: f32) -> bool {
         let (Some(low), Some(high)) = (self.min.get(slot as usize), self.max.get(slot as usize))
         else {
-            return;
+            return false;
         };
         // A NaN timer (a broken velocity) counts as motion.
         let bits = |t: f32| if t >= 0.0 { t.to_bits() } else { 0 };
-        low.fetch_min(bits(min), Ordering::Relaxed);
+        let first = low.fetch_min(bits(min), Ordering::Relaxed) == NO_RECORD;
         high.fetch_max(bits(max), Ordering::Relaxed);
+        first
+    }
+
+    /// Lists slots whose first fold came from the caller.
+    fn list_touched(&self, slots: &[u32]) {
+        if !slots.is_empty() {
+            let mut touched = self.touched.lock().unwrap_or_else(PoisonError::into_inner);
+            touched.extend_from_slice(slots);
+        }
     }
 
     /// Island slot `slot`'s rest this step, if a body folded into it.
@@ -154,10 +193,6 @@ impl IslandRestTable {
             max_sleep_time: f32::from_bits(max),
         })
     }
-
-    fn len(&self) -> usize {
-        self.min.len()
-    }
 }
 
 /// One chunk's folding into an [`IslandRestTable`]: consecutive bodies of one island (the usual
@@ -165,6 +200,8 @@ impl IslandRestTable {
 pub(crate) struct RestFold<'a> {
     table: &'a IslandRestTable,
     current: Option<(u32, f32, f32)>,
+    /// Slots this fold touched first, listed in the table at the end of the chunk.
+    first_touched: Vec<u32>,
 }
 
 impl<'a> RestFold<'a> {
@@ -172,6 +209,7 @@ impl<'a> RestFold<'a> {
         RestFold {
             table,
             current: None,
+            first_touched: Vec::new(),
         }
     }
 
@@ -184,17 +222,27 @@ impl<'a> RestFold<'a> {
                 *max = max.max(time);
             }
             _ => {
-                self.flush();
+                self.write_current();
                 self.current = Some((slot, time, time));
             }
         }
     }
 
-    /// Writes what is folded locally.
-    pub(crate) fn flush(&mut self) {
-        if let Some((slot, min, max)) = self.current.take() {
-            self.table.fold(slot, min, max);
+    /// Writes the island being folded locally into the table.
+    fn write_current(&mut self) {
+        if let Some((slot, min, max)) = self.current.take()
+            && self.table.fold(slot, min, max)
+        {
+            self.first_touched.push(slot);
         }
+    }
+
+    /// Writes what is folded locally and lists the slots it touched first (call once at the
+    /// end of the chunk).
+    pub(crate) fn flush(&mut self) {
+        self.write_current();
+        self.table.list_touched(&self.first_touched);
+        self.first_touched.clear();
     }
 }
 
@@ -237,8 +285,10 @@ impl World {
             if let Some((sim, _)) = self.body_sim_state_mut(body) {
                 sim.sleep_time = 0.0;
             }
-            if let Some(island) = self.island_of_body(body) {
-                self.island_rest.fold(island.index(), 0.0, 0.0);
+            if let Some(island) = self.island_of_body(body)
+                && self.island_rest.fold(island.index(), 0.0, 0.0)
+            {
+                self.island_rest.list_touched(&[island.index()]);
             }
         }
     }
@@ -247,7 +297,8 @@ impl World {
     fn record_island_rests(&mut self) {
         let graph = &mut self.islands.graph;
         graph.begin_sleep_pass();
-        for slot in 0..self.island_rest.len() {
+        for slot in self.island_rest.touched_slots() {
+            let slot = slot as usize;
             let Some(rest) = self.island_rest.rest(slot) else {
                 continue;
             };
