@@ -109,3 +109,38 @@ pub(crate) fn validate_proxy(proxy: &ShapeProxy) -> Result<(), PrismError> {
     }
     Ok(())
 }
+
+/// A cast result (ray or shape cast), ordered by where along the cast it is, ties by shape
+/// index: the order the closest and all-hits queries report in.
+pub(crate) trait CastHit: Copy {
+    /// Where along the translation the hit is.
+    fn fraction(&self) -> f32;
+    /// The shape hit.
+    fn shape(&self) -> ShapeId;
+
+    /// `self` before `other` in the reporting order.
+    fn cast_order(&self, other: &Self) -> std::cmp::Ordering {
+        self.fraction()
+            .total_cmp(&other.fraction())
+            .then(self.shape().index().cmp(&other.shape().index()))
+    }
+}
+
+/// A callback keeping the first hit in [`CastHit::cast_order`] in `best`, clipping the search to
+/// each new best.
+pub(crate) fn keep_closest<H: CastHit>(best: &mut Option<H>) -> impl FnMut(H) -> CastControl + '_ {
+    move |hit| {
+        if best.is_none_or(|b| hit.cast_order(&b).is_lt()) {
+            *best = Some(hit);
+        }
+        CastControl::Clip
+    }
+}
+
+/// A callback collecting every hit into `hits` (sort them with [`CastHit::cast_order`]).
+pub(crate) fn keep_all<H: CastHit>(hits: &mut Vec<H>) -> impl FnMut(H) -> CastControl + '_ {
+    move |hit| {
+        hits.push(hit);
+        CastControl::Continue
+    }
+}

@@ -8,7 +8,7 @@
 
 use crate::def::QueryFilter;
 use crate::error::{PrismError, finite_vec};
-use crate::query::CastControl;
+use crate::query::{CastControl, CastHit, keep_all, keep_closest};
 use crate::world::World;
 use collision::raycast::{RayCastInput, ray_cast_shape};
 use core_soa::{BodyId, ShapeId, Vec2};
@@ -74,17 +74,8 @@ impl World {
         translation: Vec2,
         filter: QueryFilter,
     ) -> Result<Option<RayResult>, PrismError> {
-        let mut best: Option<RayResult> = None;
-        self.cast_ray(origin, translation, filter, |hit| {
-            let closer = best.is_none_or(|b| {
-                hit.fraction < b.fraction
-                    || (hit.fraction == b.fraction && hit.shape.index() < b.shape.index())
-            });
-            if closer {
-                best = Some(hit);
-            }
-            CastControl::Clip
-        })?;
+        let mut best = None;
+        self.cast_ray(origin, translation, filter, keep_closest(&mut best))?;
         Ok(best)
     }
 
@@ -97,15 +88,8 @@ impl World {
         filter: QueryFilter,
     ) -> Result<Vec<RayResult>, PrismError> {
         let mut hits = Vec::new();
-        self.cast_ray(origin, translation, filter, |hit| {
-            hits.push(hit);
-            CastControl::Continue
-        })?;
-        hits.sort_by(|a, b| {
-            a.fraction
-                .total_cmp(&b.fraction)
-                .then(a.shape.index().cmp(&b.shape.index()))
-        });
+        self.cast_ray(origin, translation, filter, keep_all(&mut hits))?;
+        hits.sort_by(CastHit::cast_order);
         Ok(hits)
     }
 
@@ -150,4 +134,14 @@ fn validate_ray(origin: Vec2, translation: Vec2) -> Result<(), PrismError> {
         }
     }
     Ok(())
+}
+
+impl CastHit for RayResult {
+    fn fraction(&self) -> f32 {
+        self.fraction
+    }
+
+    fn shape(&self) -> ShapeId {
+        self.shape
+    }
 }

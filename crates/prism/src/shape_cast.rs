@@ -16,7 +16,7 @@
 
 use crate::def::QueryFilter;
 use crate::error::{PrismError, finite_vec};
-use crate::query::{CastControl, validate_proxy};
+use crate::query::{CastControl, CastHit, keep_all, keep_closest, validate_proxy};
 use crate::world::World;
 use collision::{Aabb, ShapeCastInput, ShapeProxy, shape_cast};
 use core_soa::{BodyId, ShapeId, Vec2};
@@ -68,17 +68,8 @@ impl World {
         translation: Vec2,
         filter: QueryFilter,
     ) -> Result<Option<ShapeCastResult>, PrismError> {
-        let mut best: Option<ShapeCastResult> = None;
-        self.cast_shape(proxy, translation, filter, |hit| {
-            let closer = best.is_none_or(|b| {
-                hit.fraction < b.fraction
-                    || (hit.fraction == b.fraction && hit.shape.index() < b.shape.index())
-            });
-            if closer {
-                best = Some(hit);
-            }
-            CastControl::Clip
-        })?;
+        let mut best = None;
+        self.cast_shape(proxy, translation, filter, keep_closest(&mut best))?;
         Ok(best)
     }
 
@@ -91,15 +82,8 @@ impl World {
         filter: QueryFilter,
     ) -> Result<Vec<ShapeCastResult>, PrismError> {
         let mut hits = Vec::new();
-        self.cast_shape(proxy, translation, filter, |hit| {
-            hits.push(hit);
-            CastControl::Continue
-        })?;
-        hits.sort_by(|a, b| {
-            a.fraction
-                .total_cmp(&b.fraction)
-                .then(a.shape.index().cmp(&b.shape.index()))
-        });
+        self.cast_shape(proxy, translation, filter, keep_all(&mut hits))?;
+        hits.sort_by(CastHit::cast_order);
         Ok(hits)
     }
 
@@ -171,4 +155,14 @@ pub(crate) fn proxy_box(proxy: &ShapeProxy) -> Aabb {
         .iter()
         .fold(first, |aabb, &p| aabb.union(&Aabb::new(p, p)));
     hull.fattened(proxy.radius())
+}
+
+impl CastHit for ShapeCastResult {
+    fn fraction(&self) -> f32 {
+        self.fraction
+    }
+
+    fn shape(&self) -> ShapeId {
+        self.shape
+    }
 }

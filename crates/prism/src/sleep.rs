@@ -151,15 +151,24 @@ impl IslandRestTable {
         self.max.resize_with(slots, || AtomicU32::new(0));
     }
 
-    /// The slots folded into since the last reset, in increasing order.
-    fn touched_slots(&mut self) -> Vec<u32> {
-        let mut slots = self
+    /// Sorts the slots folded into since the last reset into increasing order and lends them
+    /// out; hand them back with [`IslandRestTable::return_touched`] (the list is kept until the
+    /// next reset, which clears those slots, and its room is reused step after step).
+    fn take_touched_sorted(&mut self) -> Vec<u32> {
+        let touched = self
             .touched
             .get_mut()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone();
-        slots.sort_unstable();
-        slots
+            .unwrap_or_else(PoisonError::into_inner);
+        touched.sort_unstable();
+        std::mem::take(touched)
+    }
+
+    /// Takes back the list lent by [`IslandRestTable::take_touched_sorted`].
+    fn return_touched(&mut self, slots: Vec<u32>) {
+        *self
+            .touched
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner) = slots;
     }
 
     /// Folds the timers of bodies of island slot `slot`, least `min` and most `max`; true if
@@ -297,16 +306,17 @@ impl World {
     fn record_island_rests(&mut self) {
         let graph = &mut self.islands.graph;
         graph.begin_sleep_pass();
-        for slot in self.island_rest.touched_slots() {
-            let slot = slot as usize;
-            let Some(rest) = self.island_rest.rest(slot) else {
+        let slots = self.island_rest.take_touched_sorted();
+        for &slot in &slots {
+            let Some(rest) = self.island_rest.rest(slot as usize) else {
                 continue;
             };
-            if let Some(island) = graph.island_at_slot(slot as u32) {
+            if let Some(island) = graph.island_at_slot(slot) {
                 let recorded = graph.record_island_rest(island, rest);
                 debug_assert!(recorded.is_ok(), "rest of {island:?}: {recorded:?}");
             }
         }
+        self.island_rest.return_touched(slots);
     }
 
     /// Splits `island` and records each part's rest from its bodies' timers.
