@@ -86,20 +86,23 @@
 //! other body, fast ones included, has its final pose: those bodies are obstacles standing at
 //! that pose. So the two passes read only what no sweep of the same pass writes — static
 //! shapes, or the final poses of non-bullets — and each body's result depends on nothing but
-//! its own sweep and those obstacles. The non-bullet sweeps run right after the finalize pass,
-//! over the same fixed chunks of bodies; the bullets, in awake-set order, are cut into fixed
-//! chunks of [`BULLET_CHUNK`] and their new poses applied in that order. The result is the same
-//! for any worker count.
+//! its own sweep and those obstacles. The non-bullet sweeps run at the end of each finalize
+//! chunk, over that chunk's fast bodies while their sims are still in cache (their escapes are
+//! applied after the other bodies', in chunk order); the bullets, in awake-set order, are cut
+//! into fixed chunks of [`BULLET_CHUNK`] and their new poses applied in that order. The result
+//! is the same for any worker count.
 //!
 //! ## Cost
 //!
-//! A body that is not fast costs the motion test. A fast body costs, per shape, two boxes, a
-//! tree query, and a time of impact per obstacle in its swept box — typically two to four GJK
-//! calls. The step profile's `continuous` field times both passes.
+//! A body that is not fast costs the motion test. A fast body costs, per shape, two boxes (the
+//! end-of-step one is reused by the box test unless the body is moved back), a tree query, and
+//! a time of impact per obstacle in its swept box — typically two to four GJK calls; the
+//! distance proxies are made only for an obstacle that passes the filters. The step profile's
+//! `continuous` field times the sweeps.
 
 use crate::body::Body;
 use crate::error::PrismError;
-use crate::finalize::{BOX_CHUNK, Escape, apply_escape, test_body};
+use crate::finalize::{apply_escape, test_body};
 use crate::hooks::{Hooks, custom_filter_accepts};
 use crate::joint::{JointRecord, joint_forbids_collision};
 use crate::profile::zone;
@@ -109,7 +112,7 @@ use crate::world::World;
 use collision::geometry::{compute_aabb, shape_centroid, shape_inner_radius};
 use collision::tree::DynamicTree;
 use collision::{
-    DistanceInput, LINEAR_SLOP, SPECULATIVE_DISTANCE, Shape, ShapeProxy, SimplexCache, Sweep,
+    Aabb, DistanceInput, LINEAR_SLOP, SPECULATIVE_DISTANCE, Shape, ShapeProxy, SimplexCache, Sweep,
     ToiInput, ToiState, shape_distance, time_of_impact,
 };
 use core_soa::{
@@ -170,22 +173,23 @@ impl<'a> ObstacleSims<'a> {
 
 /// What a sweep reads: the shapes and bodies, the trees it queries and the obstacles' poses.
 #[derive(Clone, Copy)]
-struct Obstacles<'a> {
+pub(crate) struct Obstacles<'a> {
     bodies: &'a Arena<Body, BodyId>,
     shapes: &'a Arena<ShapeRecord, ShapeId>,
     joints: &'a Arena<JointRecord, JointId>,
-    /// The static tree, then (for bullets) the moving and sleeping trees.
-    trees: &'a [&'a DynamicTree],
+    static_tree: &'a DynamicTree,
+    /// For bullets, the moving and sleeping trees; `None` for the other fast bodies.
+    body_trees: Option<[&'a DynamicTree; 2]>,
     sims: ObstacleSims<'a>,
     hooks: &'a Hooks,
 }
 
-/// One shape of the fast body, on its sweep.
+/// One shape of the fast body, on its sweep. Its distance proxy is made only for the rare
+/// candidate that passes the filters (`Obstacles::impact`).
 struct FastShape<'a> {
     /// The shape's arena index and record.
     index: u32,
     record: &'a ShapeRecord,
-    proxy: ShapeProxy,
     /// The shape's centroid at the start and the end of the sweep (world).
     centroid1: Vec2,
     centroid2: Vec2,
@@ -201,10 +205,47 @@ struct FastBody<'a> {
     min_extent: f32,
 }
 
-impl Obstacles<'_> {
+impl<'a> Obstacles<'a> {
+    /// The obstacles of a fast body that is not a bullet: the static shapes (see the module
+    /// notes). `below_awake` are the solver sets below the awake set (static, disabled).
+    pub(crate) fn static_only(
+        world: (&'a Arena<Body, BodyId>, &'a Arena<ShapeRecord, ShapeId>),
+        joints: &'a Arena<JointRecord, JointId>,
+        static_tree: &'a DynamicTree,
+        below_awake: &'a [SolverSet],
+        hooks: &'a Hooks,
+    ) -> Self {
+        let (bodies, shapes) = world;
+        Obstacles {
+            bodies,
+            shapes,
+            joints,
+            static_tree,
+            body_trees: None,
+            sims: ObstacleSims {
+                below_awake,
+                from_awake: &[],
+            },
+            hooks,
+        }
+    }
+
+    /// Sweeps the fast body of `sim` and moves it back to its first impact, if it has one;
+    /// returns whether it did. `end_boxes` receives the tight box of each of the body's shapes
+    /// at its pose at the end of the step (in `Body::shapes` order), which the box test reuses
+    /// when the body was not moved back.
+    pub(crate) fn sweep(&self, sim: &mut BodySim, end_boxes: &mut Vec<Aabb>) -> bool {
+        let t = self.first_impact(sim, end_boxes);
+        if t < 1.0 {
+            move_to_impact(sim, t);
+        }
+        t < 1.0
+    }
+
     /// The earliest fraction of the step at which the body of `sim` meets an obstacle, or 1
-    /// (see the module notes).
-    fn first_impact(&self, sim: &BodySim) -> f32 {
+    /// (see the module notes); pushes each shape's end-of-step box to `end_boxes`.
+    fn first_impact(&self, sim: &BodySim, end_boxes: &mut Vec<Aabb>) -> f32 {
+        end_boxes.clear();
         let Some(body) = self.bodies.get_by_index(sim.body) else {
             return 1.0;
         };
@@ -218,28 +259,31 @@ impl Obstacles<'_> {
             min_extent: sim.min_extent,
         };
         let mut fraction = 1.0;
-        let shapes = body
-            .shapes
-            .iter()
-            .filter_map(|&id| Some((id.index(), self.shapes.get(id)?)));
-        for (index, record) in shapes.filter(|(_, record)| !record.is_sensor) {
+        for (id, record) in body_shapes(body, self.shapes) {
+            let end_box = compute_aabb(&record.geometry, sim.transform);
+            end_boxes.push(end_box);
+            if record.is_sensor {
+                continue;
+            }
             let centroid = shape_centroid(&record.geometry);
             let shape = FastShape {
-                index,
+                index: id.index(),
                 record,
-                proxy: ShapeProxy::from_shape(&record.geometry),
                 centroid1: start.apply(centroid),
                 centroid2: sim.transform.apply(centroid),
             };
-            let swept = compute_aabb(&record.geometry, start)
-                .union(&compute_aabb(&record.geometry, sim.transform));
-            for tree in self.trees {
+            let swept = compute_aabb(&record.geometry, start).union(&end_box);
+            let mut query = |tree: &DynamicTree| {
                 tree.query(&swept, u64::MAX, |_proxy, user_data| {
                     if let Some(t) = self.impact(&fast, &shape, user_data as u32, fraction) {
                         fraction = t;
                     }
                     true
                 });
+            };
+            query(self.static_tree);
+            for tree in self.body_trees.iter().flatten() {
+                query(tree);
             }
         }
         fraction
@@ -256,9 +300,15 @@ impl Obstacles<'_> {
     ) -> Option<f32> {
         let (other, other_body, other_sim) = self.candidate(fast, shape, other_index)?;
         let proxy = ShapeProxy::from_shape(&other.geometry);
-        let t = first_contact(&proxy, other_sim.transform, fast, shape, fraction)?;
+        let shape_proxy = ShapeProxy::from_shape(&shape.record.geometry);
+        let t = first_contact(
+            (&proxy, other_sim.transform),
+            fast,
+            (shape, shape_proxy),
+            fraction,
+        )?;
         let moving = other_body.set_index == AWAKE_SET && other_body.body_type != BodyType::Static;
-        if moving && self.touched(fast, shape, other_sim, &proxy) {
+        if moving && self.touched(fast, shape_proxy, other_sim, &proxy) {
             return None;
         }
         Some(t)
@@ -324,7 +374,7 @@ impl Obstacles<'_> {
     fn touched(
         &self,
         fast: &FastBody<'_>,
-        shape: &FastShape<'_>,
+        shape_proxy: ShapeProxy,
         other: &BodySim,
         other_proxy: &ShapeProxy,
     ) -> bool {
@@ -335,7 +385,7 @@ impl Obstacles<'_> {
         let input = DistanceInput {
             proxy_a: *other_proxy,
             xf_a: other_start,
-            proxy_b: shape.proxy,
+            proxy_b: shape_proxy,
             xf_b: fast.start,
             use_radii: true,
         };
@@ -348,10 +398,9 @@ impl Obstacles<'_> {
 /// centroid if it touches the obstacle at the start; 0 if that disc touches it too and closes
 /// in (module notes).
 fn first_contact(
-    proxy: &ShapeProxy,
-    obstacle: Transform,
+    (proxy, obstacle): (&ShapeProxy, Transform),
     fast: &FastBody<'_>,
-    shape: &FastShape<'_>,
+    (shape, shape_proxy): (&FastShape<'_>, ShapeProxy),
     fraction: f32,
 ) -> Option<f32> {
     let still = Sweep::stationary(obstacle, Vec2::ZERO);
@@ -362,7 +411,7 @@ fn first_contact(
         };
         time_of_impact(&input)
     };
-    let t = toi(shape.proxy, fast.sweep).fraction;
+    let t = toi(shape_proxy, fast.sweep).fraction;
     if t > 0.0 {
         return (t < fraction).then_some(t);
     }
@@ -418,68 +467,17 @@ fn move_to_impact(sim: &mut BodySim, t: f32) {
     sim.transform = Transform::new(center - q.rotate(sweep.local_center), q);
 }
 
-impl World {
-    /// Sweeps the fast bodies listed per finalize chunk (`fast[k]` for chunk `k`) against the
-    /// static shapes, moves those that hit back to the impact, and tests their boxes; returns
-    /// the escapes in chunk order. Only the static tree is read, which nothing here moves.
-    pub(crate) fn sweep_fast_bodies(&mut self, fast: &[Vec<u32>], parallel: bool) -> Vec<Escape> {
-        if fast.iter().all(Vec::is_empty) {
-            return Vec::new();
-        }
-        zone!("continuous");
-        let (below_awake, from_awake) = self.solver_sets.split_at_mut(AWAKE_SET as usize);
-        let trees = [&self.broadphase.static_tree];
-        let obstacles = Obstacles {
-            bodies: &self.bodies,
-            shapes: &self.shapes,
-            joints: &self.joints.arena,
-            trees: &trees,
-            sims: ObstacleSims {
-                below_awake,
-                from_awake: &[],
-            },
-            hooks: &self.hooks,
-        };
-        let (sims, states) = from_awake[0].bodies.sims_and_states_mut();
-        let sweep = |(sims, states, fast): (&mut [BodySim], &[BodyState], &[u32]), first: usize| {
-            zone!("continuous chunk");
-            let mut escapes = Vec::new();
-            for &index in fast {
-                let local = index as usize - first;
-                let sim = &mut sims[local];
-                let t = obstacles.first_impact(sim);
-                if t < 1.0 {
-                    move_to_impact(sim, t);
-                }
-                test_body(
-                    obstacles.bodies,
-                    obstacles.shapes,
-                    sim,
-                    &states[local],
-                    &mut escapes,
-                );
-            }
-            escapes
-        };
-        if !parallel {
-            return sweep((sims, states, &fast[0]), 0);
-        }
-        // The chunks with fast bodies, cut as the finalize pass cut them.
-        let work: Vec<_> = sims
-            .chunks_mut(BOX_CHUNK)
-            .zip(states.chunks(BOX_CHUNK))
-            .zip(fast)
-            .enumerate()
-            .filter(|(_, (_, fast))| !fast.is_empty())
-            .map(|(k, ((sims, states), fast))| ((sims, states, &fast[..]), k * BOX_CHUNK))
-            .collect();
-        let escapes: Vec<Vec<Escape>> = work
-            .into_par_iter()
-            .map(|(chunk, first)| sweep(chunk, first))
-            .collect();
-        escapes.into_iter().flatten().collect()
-    }
+/// The body's shapes that exist, with their ids, in `Body::shapes` order.
+pub(crate) fn body_shapes<'a>(
+    body: &'a Body,
+    shapes: &'a Arena<ShapeRecord, ShapeId>,
+) -> impl Iterator<Item = (ShapeId, &'a ShapeRecord)> + 'a {
+    body.shapes
+        .iter()
+        .filter_map(|&id| Some((id, shapes.get(id)?)))
+}
 
+impl World {
     /// Sweeps the fast bullets (awake-set indices, in order) against every body, now that all
     /// others have their final poses; moves those that hit back to the impact and re-inserts
     /// the proxies that left their fat boxes.
@@ -488,27 +486,27 @@ impl World {
         let fractions: Vec<f32> = {
             let (below_awake, from_awake) = self.solver_sets.split_at(AWAKE_SET as usize);
             let broadphase = &self.broadphase;
-            let trees = [
-                &broadphase.static_tree,
-                &broadphase.moving_tree,
-                &broadphase.sleeping_tree,
-            ];
             let obstacles = Obstacles {
-                bodies: &self.bodies,
-                shapes: &self.shapes,
-                joints: &self.joints.arena,
-                trees: &trees,
+                body_trees: Some([&broadphase.moving_tree, &broadphase.sleeping_tree]),
                 sims: ObstacleSims {
                     below_awake,
                     from_awake,
                 },
-                hooks: &self.hooks,
+                ..Obstacles::static_only(
+                    (&self.bodies, &self.shapes),
+                    &self.joints.arena,
+                    &broadphase.static_tree,
+                    below_awake,
+                    &self.hooks,
+                )
             };
             let sims = from_awake[0].bodies.sims();
             let sweep = |bullets: &[u32]| -> Vec<f32> {
                 zone!("continuous_bullets chunk");
-                let sweep_one = |&index: &u32| obstacles.first_impact(&sims[index as usize]);
-                bullets.iter().map(sweep_one).collect()
+                let mut boxes = Vec::new();
+                let mut sweep_one =
+                    |&index: &u32| obstacles.first_impact(&sims[index as usize], &mut boxes);
+                bullets.iter().map(&mut sweep_one).collect()
             };
             if parallel {
                 let chunks: Vec<Vec<f32>> = bullets.par_chunks(BULLET_CHUNK).map(sweep).collect();
@@ -527,7 +525,7 @@ impl World {
                 move_to_impact(sim, t);
             }
             let state = &states[index as usize];
-            test_body(&self.bodies, &self.shapes, sim, state, &mut escapes);
+            test_body(&self.bodies, &self.shapes, sim, state, None, &mut escapes);
         }
         if escapes.is_empty() {
             return;

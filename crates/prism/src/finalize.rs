@@ -5,8 +5,9 @@
 //!   sleep timer   t ← t + dt while max(|v|, r·|ω|) ≤ threshold, else 0 (sleep.rs)
 //!   island rest   a dynamic body folds t into its island's least and most rested times
 //!   moving        a kinematic body whose timer is 0 is listed (it disturbs what it touches)
-//!   fast          a dynamic body that moved more than half its thickness is listed for
-//!                 continuous collision instead (`continuous.rs`), its boxes tested after it
+//!   fast          a dynamic body that moved more than half its thickness is swept against
+//!                 the static shapes at the end of the chunk (`continuous.rs`) and its boxes
+//!                 tested where the sweep leaves it; a fast bullet is listed for later
 //!   boxes         per shape: the reach from the body's transform; listed if it left the fat
 //!                 box the shape record keeps (a copy of its tree leaf's box)
 //! ```
@@ -14,14 +15,15 @@
 //! The bodies are cut into fixed chunks of [`BOX_CHUNK`]; each chunk writes only its own
 //! bodies' sims and returns its escapes and moving kinematic bodies, concatenated in chunk
 //! order; the islands' rest times are folded with atomic minimum and maximum, which do not
-//! depend on the order. So the pass gives the same result for any number of workers. Then,
-//! serially, the escaped proxies are moved — at rest almost none — and the part of the moving
-//! tree the moves loosened is rebuilt once:
+//! depend on the order. A sweep reads only its own body and the static shapes, which no chunk
+//! writes. So the pass gives the same result for any number of workers. Then, serially, the
+//! escaped proxies are moved — at rest almost none — and the part of the moving tree the
+//! moves loosened is rebuilt once:
 //!
 //! ```text
-//!   apply       move the escaped proxies and buffer their moves      O(escapes)
-//!   continuous  sweep the fast bodies against static shapes, in the   O(fast bodies)
-//!               same fixed chunks; test and apply their boxes
+//!   apply       move the escaped proxies and buffer their moves:     O(escapes)
+//!               the other bodies' first, then the fast bodies', each
+//!               in chunk order
 //!   rebuild     the moved leaves' ancestors                          O(moves · log n)
 //!   bullets     sweep the fast bullets against every body, test and   O(bullets)
 //!               apply their boxes, rebuild again if one escaped
@@ -46,7 +48,7 @@
 
 use crate::body::Body;
 use crate::broadphase::{BroadPhase, TreeKind, fat_margin, proxy_box};
-use crate::continuous::{is_fast, rotation_chord};
+use crate::continuous::{Obstacles, body_shapes, is_fast, rotation_chord};
 use crate::profile::{elapsed_ms, zone};
 use crate::shape::ShapeRecord;
 use crate::sleep::{IslandRestTable, RestFold};
@@ -75,8 +77,11 @@ pub(crate) struct Escape {
 struct ChunkReport {
     escapes: Vec<Escape>,
     moving_kinematics: Vec<u32>,
-    /// Awake-set indices of the chunk's fast bodies, to sweep against static shapes.
-    fast: Vec<u32>,
+    /// The escapes of the chunk's fast bodies, swept at the end of the chunk; applied after
+    /// every chunk's `escapes`.
+    fast_escapes: Vec<Escape>,
+    /// Milliseconds the chunk spent sweeping its fast bodies.
+    continuous_ms: f32,
     /// Awake-set indices of the chunk's fast bullets, to sweep against every body.
     bullets: Vec<u32>,
 }
@@ -89,8 +94,9 @@ struct FinalizeView<'a> {
     rest: &'a IslandRestTable,
     /// The step's `dt` when sleep is enabled for the world; `None` skips the timers.
     sleep_dt: Option<f32>,
-    /// The step's `dt` when continuous collision is enabled; `None` lists no fast bodies.
-    continuous_dt: Option<f32>,
+    /// The step's `dt` and what fast bodies are swept against, when continuous collision is
+    /// enabled; `None` finds no fast bodies.
+    continuous: Option<(f32, Obstacles<'a>)>,
 }
 
 impl World {
@@ -101,16 +107,23 @@ impl World {
         let parallel = self.def.worker_count > 1;
         self.island_rest
             .reset(self.islands.graph.island_slot_count());
+        let (below_awake, from_awake) = self.solver_sets.split_at_mut(AWAKE_SET as usize);
+        let obstacles = Obstacles::static_only(
+            (&self.bodies, &self.shapes),
+            &self.joints.arena,
+            &self.broadphase.static_tree,
+            below_awake,
+            &self.hooks,
+        );
         let view = FinalizeView {
             bodies: &self.bodies,
             shapes: &self.shapes,
             islands: &self.islands.graph,
             rest: &self.island_rest,
             sleep_dt: self.def.enable_sleep.then_some(dt),
-            continuous_dt: self.def.enable_continuous.then_some(dt),
+            continuous: self.def.enable_continuous.then_some((dt, obstacles)),
         };
-        let bodies = &mut self.solver_sets[AWAKE_SET as usize].bodies;
-        let (sims, states) = bodies.sims_and_states_mut();
+        let (sims, states) = from_awake[0].bodies.sims_and_states_mut();
         let chunk = |(index, (sims, states)): (usize, (&mut [BodySim], &[BodyState]))| {
             finalize_chunk(sims, states, (index * BOX_CHUNK) as u32, &view)
         };
@@ -122,20 +135,20 @@ impl World {
         } else {
             vec![chunk((0, (sims, states)))]
         };
-        let (mut moving, mut fast, mut bullets) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut moving, mut bullets, mut continuous) = (Vec::new(), Vec::new(), 0.0);
+        let mut fast_escapes = Vec::new();
         for report in reports {
             for escape in report.escapes {
                 apply_escape(&mut self.shapes, &mut self.broadphase, escape);
             }
             moving.extend(report.moving_kinematics);
-            fast.push(report.fast);
+            fast_escapes.extend(report.fast_escapes);
             bullets.extend(report.bullets);
+            continuous += report.continuous_ms;
         }
-        let start = Instant::now();
-        for escape in self.sweep_fast_bodies(&fast, parallel) {
+        for escape in fast_escapes {
             apply_escape(&mut self.shapes, &mut self.broadphase, escape);
         }
-        let mut continuous = elapsed_ms(start);
         self.rebuild_moving_tree(parallel);
         if !bullets.is_empty() {
             let start = Instant::now();
@@ -164,7 +177,7 @@ impl World {
 }
 
 /// One chunk of the pass (see the module notes); `first` is the awake-set index of its first
-/// body.
+/// body. The chunk's fast bodies are swept at its end, while their sims are still in cache.
 fn finalize_chunk(
     sims: &mut [BodySim],
     states: &[BodyState],
@@ -174,6 +187,7 @@ fn finalize_chunk(
     zone!("finalize chunk");
     let mut report = ChunkReport::default();
     let mut fold = RestFold::new(view.rest);
+    let mut fast = Vec::new();
     for (offset, (sim, state)) in sims.iter_mut().zip(states).enumerate() {
         if let Some(dt) = view.sleep_dt {
             advance_sleep_timer(sim, state, dt);
@@ -187,20 +201,52 @@ fn finalize_chunk(
         }
         // A resting body (its sleep timer runs) is never swept, as in Box2D.
         let resting = view.sleep_dt.is_some() && sim.sleep_time > 0.0;
-        if !resting && view.continuous_dt.is_some_and(|dt| is_fast(sim, state, dt)) {
+        if !resting
+            && view
+                .continuous
+                .is_some_and(|(dt, _)| is_fast(sim, state, dt))
+        {
             // Its boxes are tested where the sweep leaves it.
             sim.fat_slack = 0.0;
-            let index = first + offset as u32;
             if state.flags & body_flags::BULLET != 0 {
-                report.bullets.push(index);
+                report.bullets.push(first + offset as u32);
             } else {
-                report.fast.push(index);
+                fast.push(offset);
             }
             continue;
         }
-        test_body(view.bodies, view.shapes, sim, state, &mut report.escapes);
+        test_body(
+            view.bodies,
+            view.shapes,
+            sim,
+            state,
+            None,
+            &mut report.escapes,
+        );
     }
     fold.flush();
+    if let Some((_, obstacles)) = &view.continuous
+        && !fast.is_empty()
+    {
+        zone!("continuous");
+        let start = Instant::now();
+        let mut end_boxes = Vec::new();
+        for offset in fast {
+            let sim = &mut sims[offset];
+            let moved_back = obstacles.sweep(sim, &mut end_boxes);
+            let boxes = (!moved_back).then_some(&end_boxes[..]);
+            let escapes = &mut report.fast_escapes;
+            test_body(
+                view.bodies,
+                view.shapes,
+                sim,
+                &states[offset],
+                boxes,
+                escapes,
+            );
+        }
+        report.continuous_ms = elapsed_ms(start);
+    }
     report
 }
 
@@ -222,28 +268,33 @@ fn advance_sleep_timer(sim: &mut BodySim, state: &BodyState, dt: f32) {
 /// Tests the body's shapes against their fat boxes, pushing those that left to `escapes`,
 /// unless its slack shows that none can have left: the slack minus this step's motion bound
 /// becomes the new slack. A test measures the slack afresh (0 if a shape left, so the next
-/// step tests the re-inserted boxes again).
+/// step tests the re-inserted boxes again). `tight_boxes`, if given, are the shapes' tight
+/// boxes at the body's transform in `continuous::body_shapes` order (a sweep computed them).
 pub(crate) fn test_body(
     bodies: &Arena<Body, BodyId>,
     shapes: &Arena<ShapeRecord, ShapeId>,
     sim: &mut BodySim,
     state: &BodyState,
+    tight_boxes: Option<&[Aabb]>,
     escapes: &mut Vec<Escape>,
 ) {
-    let remaining = sim.fat_slack - motion_bound(state, sim.fat_extent, sim.center);
-    if remaining > 0.0 {
-        sim.fat_slack = remaining;
-        return;
+    // A body with no slack left (a fast one, or one that escaped last step) is tested at once.
+    if sim.fat_slack > 0.0 {
+        let remaining = sim.fat_slack - motion_bound(state, sim.fat_extent, sim.center);
+        if remaining > 0.0 {
+            sim.fat_slack = remaining;
+            return;
+        }
     }
     let Some(body) = bodies.get_by_index(sim.body) else {
         return;
     };
     let (mut slack, mut extent, mut escaped) = (f32::INFINITY, 0.0f32, false);
-    for &shape in &body.shapes {
-        let Some(record) = shapes.get(shape) else {
-            continue;
+    for (k, (shape, record)) in body_shapes(body, shapes).enumerate() {
+        let tight = match tight_boxes {
+            Some(boxes) => boxes[k],
+            None => compute_aabb(&record.geometry, sim.transform),
         };
-        let tight = compute_aabb(&record.geometry, sim.transform);
         extent = extent.max(farthest_corner(&tight, sim.center));
         let reach = proxy_box(record.tree, tight);
         if record.fat_aabb.contains(&reach) {

@@ -20,8 +20,9 @@
 //! ```text
 //!   zone                          thread            what
 //!   step                          step's thread     the whole step (`total`)
-//!   pairs, collide, update_contacts, solve, finalize, continuous, sleep, sensors
+//!   pairs, collide, update_contacts, solve, finalize, sleep, sensors
 //!                                 step's thread     the phase of that name
+//!   continuous                    every worker      a finalize chunk's fast-body sweeps
 //!   continuous_bullets            step's thread     the bullets' pass (part of `continuous`)
 //!   events_hits, events_moves, events_asleep
 //!                                 step's thread     the three parts of `events`
@@ -107,7 +108,8 @@ pub struct StepProfile {
     /// continuous collision.
     pub finalize: f32,
     /// Continuous collision: the sweeps of the fast bodies and bullets and their boxes (a part
-    /// of `finalize`).
+    /// of `finalize`). The fast bodies are swept inside the finalize chunks, so with several
+    /// workers this is the chunks' sweep times summed over the workers, not a wall time.
     pub continuous: f32,
     /// Islands: disturbances by kinematic bodies, one island split, islands put to sleep.
     pub sleep: f32,
