@@ -10,6 +10,8 @@
 //!                 tested where the sweep leaves it; a fast bullet is listed for later
 //!   boxes         per shape: the reach from the body's transform; listed if it left the fat
 //!                 box the shape record keeps (a copy of its tree leaf's box)
+//!   moves         at the end of the chunk, a move event for each body that moved
+//!                 (`move_events.rs`)
 //! ```
 //!
 //! The bodies are cut into fixed chunks of [`BOX_CHUNK`]; each chunk writes only its own
@@ -49,6 +51,7 @@
 use crate::body::Body;
 use crate::broadphase::{BroadPhase, TreeKind, fat_margin, proxy_box};
 use crate::continuous::{Obstacles, body_shapes, is_fast, rotation_chord};
+use crate::move_events::{BodyMoveEvent, record_chunk_moves};
 use crate::profile::{elapsed_ms, zone};
 use crate::shape::ShapeRecord;
 use crate::sleep::{IslandRestTable, RestFold};
@@ -84,6 +87,23 @@ struct ChunkReport {
     continuous_ms: f32,
     /// Awake-set indices of the chunk's fast bullets, to sweep against every body.
     bullets: Vec<u32>,
+    /// The move events of the chunk's bodies (`move_events.rs`), and each bullet's awake-set
+    /// index with the position of its event among them.
+    moves: Vec<BodyMoveEvent>,
+    bullet_moves: Vec<(u32, u32)>,
+}
+
+/// The chunks' reports, folded in chunk order by the serial part.
+#[derive(Default)]
+struct FoldedReports {
+    /// Awake kinematic bodies that moved, as `ChunkReport::moving_kinematics`.
+    moving: Vec<u32>,
+    /// Awake-set indices of the fast bullets.
+    bullets: Vec<u32>,
+    /// Each bullet's awake-set index with the position of its move event in the world's list.
+    bullet_moves: Vec<(u32, u32)>,
+    /// Milliseconds the chunks spent sweeping fast bodies, summed.
+    continuous: f32,
 }
 
 /// What the pass reads besides the bodies.
@@ -124,38 +144,83 @@ impl World {
             continuous: self.def.enable_continuous.then_some((dt, obstacles)),
         };
         let (sims, states) = from_awake[0].bodies.sims_and_states_mut();
-        let chunk = |(index, (sims, states)): (usize, (&mut [BodySim], &[BodyState]))| {
-            finalize_chunk(sims, states, (index * BOX_CHUNK) as u32, &view)
+        // One worker: the single chunk writes the move events straight into the world's
+        // buffer; several: each chunk into its own, concatenated below.
+        let mut buffer = std::mem::take(&mut self.move_events);
+        buffer.clear();
+        let mut buffer = Some(buffer);
+        let chunk = |(index, (sims, states)): (usize, (&mut [BodySim], &[BodyState])),
+                     moves: Vec<BodyMoveEvent>| {
+            finalize_chunk(sims, states, (index * BOX_CHUNK) as u32, &view, moves)
         };
         let reports: Vec<ChunkReport> = if parallel {
             let chunks = sims
                 .par_chunks_mut(BOX_CHUNK)
                 .zip(states.par_chunks(BOX_CHUNK));
-            chunks.enumerate().map(chunk).collect()
+            chunks
+                .enumerate()
+                .map(|(index, chunk_bodies)| {
+                    let moves = Vec::with_capacity(chunk_bodies.0.len());
+                    chunk((index, chunk_bodies), moves)
+                })
+                .collect()
         } else {
-            vec![chunk((0, (sims, states)))]
+            vec![chunk(
+                (0, (sims, states)),
+                buffer.take().unwrap_or_default(),
+            )]
         };
-        let (mut moving, mut bullets, mut continuous) = (Vec::new(), Vec::new(), 0.0);
+        if let Some(buffer) = buffer {
+            self.move_events = buffer;
+        }
+        let mut folded = self.apply_reports(reports);
+        self.rebuild_moving_tree(parallel);
+        if !folded.bullets.is_empty() {
+            let start = Instant::now();
+            self.sweep_bullets(&folded.bullets, parallel);
+            folded.continuous += elapsed_ms(start);
+            self.refresh_bullet_moves(&folded.bullet_moves);
+        }
+        (folded.moving, folded.continuous)
+    }
+
+    /// The serial part of the pass (see the module notes): applies the chunks' escapes, the
+    /// other bodies' before the fast ones', and gathers their move events into the world's
+    /// buffer (a single chunk's list becomes it).
+    fn apply_reports(&mut self, reports: Vec<ChunkReport>) -> FoldedReports {
+        let mut folded = FoldedReports::default();
         let mut fast_escapes = Vec::new();
-        for report in reports {
+        let single = reports.len() == 1;
+        for mut report in reports {
             for escape in report.escapes {
                 apply_escape(&mut self.shapes, &mut self.broadphase, escape);
             }
-            moving.extend(report.moving_kinematics);
+            folded.moving.extend(report.moving_kinematics);
             fast_escapes.extend(report.fast_escapes);
-            bullets.extend(report.bullets);
-            continuous += report.continuous_ms;
+            folded.bullets.extend(report.bullets);
+            folded.continuous += report.continuous_ms;
+            let base = self.move_events.len() as u32;
+            let bullet_moves = report.bullet_moves.iter().map(|&(b, e)| (b, base + e));
+            folded.bullet_moves.extend(bullet_moves);
+            if single && self.move_events.is_empty() {
+                self.move_events = std::mem::take(&mut report.moves);
+            } else {
+                self.move_events.extend(report.moves);
+            }
         }
         for escape in fast_escapes {
             apply_escape(&mut self.shapes, &mut self.broadphase, escape);
         }
-        self.rebuild_moving_tree(parallel);
-        if !bullets.is_empty() {
-            let start = Instant::now();
-            self.sweep_bullets(&bullets, parallel);
-            continuous += elapsed_ms(start);
+        folded
+    }
+
+    /// Gives the move events of bullets (awake-set index, event position) the transforms the
+    /// bullets' sweep left them at.
+    fn refresh_bullet_moves(&mut self, bullet_moves: &[(u32, u32)]) {
+        let sims = self.solver_sets[AWAKE_SET as usize].bodies.sims();
+        for &(body, event) in bullet_moves {
+            self.move_events[event as usize].transform = sims[body as usize].transform;
         }
-        (moving, continuous)
     }
 
     /// Rebuilds the part of the moving tree above the proxies moved since the last rebuild.
@@ -177,15 +242,20 @@ impl World {
 }
 
 /// One chunk of the pass (see the module notes); `first` is the awake-set index of its first
-/// body. The chunk's fast bodies are swept at its end, while their sims are still in cache.
+/// body, `moves` the (empty) buffer its move events go to. The chunk's fast bodies are swept
+/// at its end, while their sims are still in cache.
 fn finalize_chunk(
     sims: &mut [BodySim],
     states: &[BodyState],
     first: u32,
     view: &FinalizeView<'_>,
+    moves: Vec<BodyMoveEvent>,
 ) -> ChunkReport {
     zone!("finalize chunk");
-    let mut report = ChunkReport::default();
+    let mut report = ChunkReport {
+        moves,
+        ..ChunkReport::default()
+    };
     let mut fold = RestFold::new(view.rest);
     let mut fast = Vec::new();
     for (offset, (sim, state)) in sims.iter_mut().zip(states).enumerate() {
@@ -247,6 +317,8 @@ fn finalize_chunk(
         }
         report.continuous_ms = elapsed_ms(start);
     }
+    let (moves, bullet_moves) = (&mut report.moves, &mut report.bullet_moves);
+    record_chunk_moves(view.bodies, (sims, states), first, moves, bullet_moves);
     report
 }
 

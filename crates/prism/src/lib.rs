@@ -31,8 +31,8 @@
 //!    force or torque exceeded their break threshold are destroyed and reported (`joint.rs`).
 //! 5. **Finalize bodies** — in parallel chunks of awake bodies: sleep timers and each island's
 //!    least rested time, continuous collision for fast bodies (below), then the shapes' boxes
-//!    against their fat boxes; proxies that left are re-inserted and buffered for step 1. Then,
-//!    in parallel chunks, a move event for every awake body the step moved (`move_events.rs`).
+//!    against their fat boxes, and a move event for every awake body the step moved
+//!    (`move_events.rs`); proxies that left are re-inserted and buffered for step 1.
 //! 6. **Islands and sleep** — bodies touched by moving kinematic bodies stay awake; one island
 //!    split; islands that rested 0.5 s move into sleeping solver sets, with their contacts and
 //!    joints, and cost nothing until touched or edited (`island.rs`, `sleep.rs`,

@@ -10,23 +10,26 @@
 //! wake, and every body that fell asleep).
 //!
 //! ```text
-//!   record   after the finalize, in parallel chunks of the awake set: one event per body
-//!            that moved, in awake-set order (chunk lists concatenated in chunk order)
+//!   record   inside the finalize pass (`finalize.rs`), at the end of each chunk of the awake
+//!            set, while its bodies are in cache: one event per body that moved, in
+//!            awake-set order (chunk lists concatenated in chunk order); a bullet's event is
+//!            refreshed after the bullets' sweep, which may move it back
 //!   asleep   after the sleep phase, only if an island fell asleep: in parallel over the
 //!            events, fell_asleep = the body now rests in a sleeping set
 //! ```
 //!
 //! Neither pass is serial over the awake bodies, and both give the same array for any worker
-//! count. The array is refilled every step and reused, so a steady world does not allocate.
+//! count. The array is refilled every step and reused, so a steady world does not allocate
+//! beyond the chunks' lists.
 
 use crate::body::Body;
 use crate::profile::zone;
-use crate::solver_set::{AWAKE_SET, FIRST_SLEEPING_SET};
+use crate::solver_set::FIRST_SLEEPING_SET;
 use crate::world::World;
-use core_soa::{Arena, BodyId, BodySim, BodyState, Rot, Transform, Vec2};
+use core_soa::{Arena, BodyId, BodySim, BodyState, Rot, Transform, Vec2, body_flags};
 use rayon::prelude::*;
 
-/// Awake bodies per parallel task.
+/// Events per parallel task of the `asleep` pass.
 const MOVE_CHUNK: usize = 256;
 
 /// A body the last step moved.
@@ -46,28 +49,6 @@ impl World {
     /// The bodies the last step moved, in the order of the awake set (see the module notes).
     pub fn body_move_events(&self) -> &[BodyMoveEvent] {
         &self.move_events
-    }
-
-    /// Fills the move events from the awake set; call after the finalize, before the sleep
-    /// phase moves bodies out of the awake set.
-    pub(crate) fn record_body_moves(&mut self) {
-        zone!("events_moves");
-        let bodies = &self.bodies;
-        let awake = &self.solver_sets[AWAKE_SET as usize].bodies;
-        let (sims, states) = (awake.sims(), awake.states());
-        let events = &mut self.move_events;
-        events.clear();
-        if self.def.worker_count > 1 {
-            let chunks = sims
-                .par_chunks(MOVE_CHUNK)
-                .zip(states.par_chunks(MOVE_CHUNK));
-            events.par_extend(chunks.flat_map_iter(|(sims, states)| {
-                zone!("events_moves chunk");
-                moves_of(bodies, sims, states)
-            }));
-        } else {
-            events.extend(moves_of(bodies, sims, states));
-        }
     }
 
     /// Marks the moved bodies whose island fell asleep in this step's sleep phase.
@@ -96,26 +77,34 @@ impl World {
     }
 }
 
-/// The move events of one chunk of the awake set.
-fn moves_of<'a>(
-    bodies: &'a Arena<Body, BodyId>,
-    sims: &'a [BodySim],
-    states: &'a [BodyState],
-) -> impl Iterator<Item = BodyMoveEvent> + 'a {
-    sims.iter()
-        .zip(states)
-        .filter(|(_, state)| {
-            state.delta_position != Vec2::ZERO || state.delta_rotation != Rot::IDENTITY
-        })
-        .filter_map(|(sim, _)| {
-            let body = bodies.key_at(sim.body)?;
-            Some(BodyMoveEvent {
-                body,
-                transform: sim.transform,
-                user_data: bodies.get(body)?.user_data,
-                fell_asleep: false,
-            })
-        })
+/// Appends to `moves` the move events of one chunk of the awake set whose first body has
+/// awake-set index `first`, and to `bullets` each bullet's awake-set index with the position of
+/// its event in `moves` (the bullets' sweep may still move it).
+pub(crate) fn record_chunk_moves(
+    bodies: &Arena<Body, BodyId>,
+    (sims, states): (&[BodySim], &[BodyState]),
+    first: u32,
+    moves: &mut Vec<BodyMoveEvent>,
+    bullets: &mut Vec<(u32, u32)>,
+) {
+    for (offset, (sim, state)) in sims.iter().zip(states).enumerate() {
+        if state.delta_position == Vec2::ZERO && state.delta_rotation == Rot::IDENTITY {
+            continue;
+        }
+        let Some((body, record)) = bodies.key_at(sim.body).zip(bodies.get_by_index(sim.body))
+        else {
+            continue;
+        };
+        if state.flags & body_flags::BULLET != 0 {
+            bullets.push((first + offset as u32, moves.len() as u32));
+        }
+        moves.push(BodyMoveEvent {
+            body,
+            transform: sim.transform,
+            user_data: record.user_data,
+            fell_asleep: false,
+        });
+    }
 }
 
 #[cfg(feature = "validate")]

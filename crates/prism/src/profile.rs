@@ -24,8 +24,8 @@
 //!                                 step's thread     the phase of that name
 //!   continuous                    every worker      a finalize chunk's fast-body sweeps
 //!   continuous_bullets            step's thread     the bullets' pass (part of `continuous`)
-//!   events_hits, events_moves, events_asleep
-//!                                 step's thread     the three parts of `events`
+//!   events_hits, events_asleep    step's thread     the two parts of `events` (move events
+//!                                                   are recorded in the finalize chunks)
 //!   break_joints                  step's thread     breaking overloaded joints (not timed
 //!                                                   in `StepProfile`)
 //!   <phase> chunk                 every worker      one chunk of a parallel phase
@@ -115,7 +115,8 @@ pub struct StepProfile {
     pub sleep: f32,
     /// Sensor overlaps and sensor events.
     pub sensors: f32,
-    /// Hit events and body move events.
+    /// Hit events, and marking the move events of bodies that fell asleep (the move events
+    /// themselves are recorded in the finalize pass, part of `finalize`).
     pub events: f32,
     /// The particle systems' step: contacts with the shapes, forces, constraint solves,
     /// integration, and the reactions handed to the bodies.

@@ -187,7 +187,6 @@ impl World {
         let ((), hits) = timed(|| self.report_hits());
         self.break_overloaded_joints();
         let ((moving_kinematics, continuous), finalize) = timed(|| self.finalize_bodies(dt));
-        let ((), moves) = timed(|| self.record_body_moves());
         let ((), sleep) = timed(|| self.update_sleep(&moving_kinematics));
         let ((), asleep) = timed(|| self.mark_fallen_asleep());
         let ((), sensors) = timed(|| self.overlap_sensors());
@@ -204,7 +203,7 @@ impl World {
             continuous,
             sleep,
             sensors,
-            events: hits + moves + asleep,
+            events: hits + asleep,
             particles,
             particle_figures,
             total: elapsed_ms(start),
