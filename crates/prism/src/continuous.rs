@@ -230,6 +230,13 @@ impl<'a> Obstacles<'a> {
         }
     }
 
+    /// The bodies and shapes the sweeps read.
+    pub(crate) fn bodies_and_shapes(
+        &self,
+    ) -> (&'a Arena<Body, BodyId>, &'a Arena<ShapeRecord, ShapeId>) {
+        (self.bodies, self.shapes)
+    }
+
     /// Sweeps the fast body of `sim` and moves it back to its first impact, if it has one;
     /// returns whether it did. `end_boxes` receives the tight box of each of the body's shapes
     /// at its pose at the end of the step (in `Body::shapes` order), which the box test reuses
