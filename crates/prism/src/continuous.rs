@@ -184,15 +184,20 @@ pub(crate) struct Obstacles<'a> {
     hooks: &'a Hooks,
 }
 
-/// One shape of the fast body, on its sweep. Its distance proxy is made only for the rare
-/// candidate that passes the filters (`Obstacles::impact`).
+/// One shape of the fast body, on its sweep. Its distance proxy and centroids are made only
+/// for the rare candidate that passes the box test and the filters (`Obstacles::impact`).
 struct FastShape<'a> {
     /// The shape's arena index and record.
     index: u32,
     record: &'a ShapeRecord,
+}
+
+impl FastShape<'_> {
     /// The shape's centroid at the start and the end of the sweep (world).
-    centroid1: Vec2,
-    centroid2: Vec2,
+    fn centroids(&self, fast: &FastBody<'_>) -> (Vec2, Vec2) {
+        let centroid = shape_centroid(&self.record.geometry);
+        (fast.start.apply(centroid), fast.end.apply(centroid))
+    }
 }
 
 /// The fast body being swept.
@@ -200,8 +205,9 @@ struct FastBody<'a> {
     body: &'a Body,
     index: u32,
     sweep: Sweep,
-    /// The body's transform at the start of the sweep.
+    /// The body's transform at the start and at the end of the sweep.
     start: Transform,
+    end: Transform,
     min_extent: f32,
 }
 
@@ -263,6 +269,7 @@ impl<'a> Obstacles<'a> {
             index: sim.body,
             sweep,
             start,
+            end: sim.transform,
             min_extent: sim.min_extent,
         };
         let mut fraction = 1.0;
@@ -272,12 +279,9 @@ impl<'a> Obstacles<'a> {
             if record.is_sensor {
                 continue;
             }
-            let centroid = shape_centroid(&record.geometry);
             let shape = FastShape {
                 index: id.index(),
                 record,
-                centroid1: start.apply(centroid),
-                centroid2: sim.transform.apply(centroid),
             };
             let swept = compute_aabb(&record.geometry, start).union(&end_box);
             let mut query = |tree: &DynamicTree| {
@@ -351,7 +355,8 @@ impl<'a> Obstacles<'a> {
                 obstacle.apply(chain.segment.point1),
                 obstacle.apply(chain.segment.point2),
             );
-            if passes_chain(p1, p2, shape, CORE_FRACTION * fast.min_extent) {
+            let centroids = shape.centroids(fast);
+            if passes_chain(p1, p2, centroids, CORE_FRACTION * fast.min_extent) {
                 return None;
             }
         }
@@ -425,15 +430,16 @@ fn first_contact(
     // Touching at the start (or turning too far to sweep): a disc along the centroid's path.
     let radius = CORE_FRACTION * shape_inner_radius(&shape.record.geometry);
     let disc = ShapeProxy::new(&[Vec2::ZERO], radius).ok()?;
+    let (centroid1, centroid2) = shape.centroids(fast);
     let path = Sweep {
         local_center: Vec2::ZERO,
-        c1: shape.centroid1,
-        c2: shape.centroid2,
+        c1: centroid1,
+        c2: centroid2,
         q1: Rot::IDENTITY,
         q2: Rot::IDENTITY,
     };
     let core = toi(disc, path);
-    let closing = core.normal.dot(shape.centroid2 - shape.centroid1) < 0.0;
+    let closing = core.normal.dot(centroid2 - centroid1) < 0.0;
     let deep = core.fraction == 0.0 && core.state == ToiState::Hit && closing;
     ((core.fraction > 0.0 || deep) && core.fraction < fraction).then_some(core.fraction)
 }
@@ -442,15 +448,15 @@ fn first_contact(
 /// centroid starts behind it (its back side is open), or approaches it by less than `core`
 /// and ends more than `core` in front of it (Box2D's early-out for fast motion along a chain).
 /// The free side is the right of `p1 → p2`: `cross(c − p1, e) > 0` there.
-fn passes_chain(p1: Vec2, p2: Vec2, shape: &FastShape<'_>, core: f32) -> bool {
+fn passes_chain(p1: Vec2, p2: Vec2, (centroid1, centroid2): (Vec2, Vec2), core: f32) -> bool {
     let edge = p2 - p1;
     let length = edge.length();
     if length <= LINEAR_SLOP {
         return false;
     }
     let direction = edge / length;
-    let separation1 = cross(shape.centroid1 - p1, direction);
-    let separation2 = cross(shape.centroid2 - p1, direction);
+    let separation1 = cross(centroid1 - p1, direction);
+    let separation2 = cross(centroid2 - p1, direction);
     separation1 < 0.0 || (separation1 - separation2 < core && separation2 > core)
 }
 
