@@ -352,6 +352,12 @@ impl DynamicTree {
         self.proxy_count
     }
 
+    /// The box around every proxy's fat box (the root's), or `None` for an empty tree. After
+    /// deferred moves it is current only once the tree is rebuilt.
+    pub fn bounds(&self) -> Option<Aabb> {
+        (self.root != NULL_NODE).then(|| self.nodes[self.root as usize].aabb)
+    }
+
     /// The height of the tree: 0 for an empty tree or a single leaf, else the number of edges on
     /// the longest root-to-leaf path.
     pub fn height(&self) -> u32 {

@@ -244,10 +244,14 @@ impl<'a> Obstacles<'a> {
     }
 
     /// Sweeps the fast body of `sim` and moves it back to its first impact, if it has one;
-    /// returns whether it did. `end_boxes` receives the tight box of each of the body's shapes
-    /// at its pose at the end of the step (in `Body::shapes` order), which the box test reuses
-    /// when the body was not moved back.
-    pub(crate) fn sweep(&self, sim: &mut BodySim, end_boxes: &mut Vec<Aabb>) -> bool {
+    /// returns whether it did. `end_boxes` receives each of the body's shapes with its tight
+    /// box at the body's pose at the end of the step, which the box test reuses when the body
+    /// was not moved back; it is left empty when no shape needed a sweep.
+    pub(crate) fn sweep(
+        &self,
+        sim: &mut BodySim,
+        end_boxes: &mut Vec<(ShapeId, &'a ShapeRecord, Aabb)>,
+    ) -> bool {
         let t = self.first_impact(sim, end_boxes);
         if t < 1.0 {
             move_to_impact(sim, t);
@@ -256,13 +260,20 @@ impl<'a> Obstacles<'a> {
     }
 
     /// The earliest fraction of the step at which the body of `sim` meets an obstacle, or 1
-    /// (see the module notes); pushes each shape's end-of-step box to `end_boxes`.
-    fn first_impact(&self, sim: &BodySim, end_boxes: &mut Vec<Aabb>) -> f32 {
+    /// (see the module notes); pushes each shape with its end-of-step box to `end_boxes`.
+    fn first_impact(
+        &self,
+        sim: &BodySim,
+        end_boxes: &mut Vec<(ShapeId, &'a ShapeRecord, Aabb)>,
+    ) -> f32 {
         end_boxes.clear();
         let Some(body) = self.bodies.get_by_index(sim.body) else {
             return 1.0;
         };
         let sweep = body_sweep(sim);
+        if self.body_trees.is_none() && !self.static_in_reach(&sweep, sim.max_extent) {
+            return 1.0;
+        }
         let start = Transform::new(sweep.c1 - sweep.q1.rotate(sweep.local_center), sweep.q1);
         let fast = FastBody {
             body,
@@ -275,7 +286,7 @@ impl<'a> Obstacles<'a> {
         let mut fraction = 1.0;
         for (id, record) in body_shapes(body, self.shapes) {
             let end_box = compute_aabb(&record.geometry, sim.transform);
-            end_boxes.push(end_box);
+            end_boxes.push((id, record, end_box));
             if record.is_sensor {
                 continue;
             }
@@ -298,6 +309,20 @@ impl<'a> Obstacles<'a> {
             }
         }
         fraction
+    }
+
+    /// Whether any static shape's box may lie within `max_extent` of the centre of mass's path
+    /// on `sweep` — where every point of the body passes during the step. If not, the body can
+    /// hit nothing static, and its shapes need no sweep (a body high above the ground, or any
+    /// body in a world without static shapes).
+    fn static_in_reach(&self, sweep: &Sweep, max_extent: f32) -> bool {
+        let path = Aabb {
+            min: sweep.c1.min(sweep.c2),
+            max: sweep.c1.max(sweep.c2),
+        };
+        self.static_tree
+            .bounds()
+            .is_some_and(|bounds| bounds.overlaps(&path.fattened(max_extent)))
     }
 
     /// The time of impact of `shape` with the shape at arena index `other_index`, if that
@@ -538,7 +563,7 @@ impl World {
                 move_to_impact(sim, t);
             }
             let state = &states[index as usize];
-            test_body(&self.bodies, &self.shapes, sim, state, None, &mut escapes);
+            test_body(&self.bodies, &self.shapes, sim, state, &mut escapes);
         }
         if escapes.is_empty() {
             return;

@@ -285,14 +285,7 @@ fn finalize_chunk(
             }
             continue;
         }
-        test_body(
-            view.bodies,
-            view.shapes,
-            sim,
-            state,
-            None,
-            &mut report.escapes,
-        );
+        test_body(view.bodies, view.shapes, sim, state, &mut report.escapes);
     }
     fold.flush();
     if let Some((_, obstacles)) = &view.continuous
@@ -322,10 +315,12 @@ fn sweep_fast_bodies(
     let mut end_boxes = Vec::new();
     for &offset in fast {
         let sim = &mut sims[offset];
-        let moved_back = obstacles.sweep(sim, &mut end_boxes);
-        let boxes = (!moved_back).then_some(&end_boxes[..]);
-        let (bodies, shapes) = obstacles.bodies_and_shapes();
-        test_body(bodies, shapes, sim, &states[offset], boxes, escapes);
+        if obstacles.sweep(sim, &mut end_boxes) || end_boxes.is_empty() {
+            let (bodies, shapes) = obstacles.bodies_and_shapes();
+            test_body(bodies, shapes, sim, &states[offset], escapes);
+        } else {
+            test_shapes(sim, end_boxes.iter().copied(), escapes);
+        }
     }
 }
 
@@ -347,14 +342,12 @@ fn advance_sleep_timer(sim: &mut BodySim, state: &BodyState, dt: f32) {
 /// Tests the body's shapes against their fat boxes, pushing those that left to `escapes`,
 /// unless its slack shows that none can have left: the slack minus this step's motion bound
 /// becomes the new slack. A test measures the slack afresh (0 if a shape left, so the next
-/// step tests the re-inserted boxes again). `tight_boxes`, if given, are the shapes' tight
-/// boxes at the body's transform in `continuous::body_shapes` order (a sweep computed them).
+/// step tests the re-inserted boxes again).
 pub(crate) fn test_body(
     bodies: &Arena<Body, BodyId>,
     shapes: &Arena<ShapeRecord, ShapeId>,
     sim: &mut BodySim,
     state: &BodyState,
-    tight_boxes: Option<&[Aabb]>,
     escapes: &mut Vec<Escape>,
 ) {
     // A body with no slack left (a fast one, or one that escaped last step) is tested at once.
@@ -368,12 +361,20 @@ pub(crate) fn test_body(
     let Some(body) = bodies.get_by_index(sim.body) else {
         return;
     };
+    let transform = sim.transform;
+    let boxes = body_shapes(body, shapes)
+        .map(|(shape, record)| (shape, record, compute_aabb(&record.geometry, transform)));
+    test_shapes(sim, boxes, escapes);
+}
+
+/// [`test_body`]'s test of every shape, given each shape's tight box at the body's transform.
+pub(crate) fn test_shapes<'a>(
+    sim: &mut BodySim,
+    boxes: impl IntoIterator<Item = (ShapeId, &'a ShapeRecord, Aabb)>,
+    escapes: &mut Vec<Escape>,
+) {
     let (mut slack, mut extent, mut escaped) = (f32::INFINITY, 0.0f32, false);
-    for (k, (shape, record)) in body_shapes(body, shapes).enumerate() {
-        let tight = match tight_boxes {
-            Some(boxes) => boxes[k],
-            None => compute_aabb(&record.geometry, sim.transform),
-        };
+    for (shape, record, tight) in boxes {
         extent = extent.max(farthest_corner(&tight, sim.center));
         let reach = proxy_box(record.tree, tight);
         if record.fat_aabb.contains(&reach) {
