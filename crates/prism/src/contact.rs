@@ -192,6 +192,13 @@ impl World {
             .collect())
     }
 
+    /// How many contacts the body has, touching or not: one for every pair of its shapes and
+    /// another body's whose fat boxes overlap and whose filters let them collide.
+    pub fn body_contact_count(&self, body: BodyId) -> Result<usize, PrismError> {
+        self.body(body)?;
+        Ok(self.contacts_of_body(body.index()).len())
+    }
+
     /// What users see of contact `index`, if it touches.
     fn touching_contact_data(&self, index: u32) -> Option<ContactData> {
         let contact = self.contacts.get_by_index(index)?;

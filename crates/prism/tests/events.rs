@@ -225,3 +225,40 @@ fn resting_contacts_carry_the_weight() {
         "impulse {impulse} vs {weight_impulse}"
     );
 }
+
+/// A contact exists from when two fat boxes overlap, touching or not. Unit boxes (half
+/// extent 0.5, radius √0.5 ≈ 0.71 m) have the capped fat margin of 5 cm, and each box's proxy
+/// stands for its box grown by the speculative distance (2 cm): the fat boxes of two boxes
+/// side by side overlap while the gap between them is under 2 · (0.02 + 0.05) = 0.14 m, and
+/// the boxes touch (their manifold has points) only within the speculative distance, 0.02 m.
+/// So at a gap of 0.06 m the pair has a contact that does not touch, and at 0.2 m none.
+#[test]
+fn body_contact_count_includes_contacts_that_do_not_touch() {
+    let mut world = World::new(prism::WorldDef {
+        gravity: Vec2::ZERO,
+        ..prism::WorldDef::default()
+    })
+    .unwrap();
+    let mut place = |x: f32| {
+        let body = world
+            .create_body(&BodyDef::dynamic_at(Vec2::new(x, 0.0)))
+            .unwrap();
+        let shape = &make_box(0.5, 0.5).unwrap();
+        world
+            .create_polygon_shape(body, &ShapeDef::default(), shape)
+            .unwrap();
+        body
+    };
+    let a = place(0.0);
+    let b = place(1.06);
+    let c = place(2.26);
+    world.step(DT, SUBSTEPS).unwrap();
+    assert_eq!(world.body_contact_count(a).unwrap(), 1);
+    assert_eq!(world.body_contact_count(b).unwrap(), 1);
+    assert_eq!(world.body_contact_count(c).unwrap(), 0);
+    assert!(world.body_contact_data(a).unwrap().is_empty());
+    assert_eq!(world.counters().touching_contacts, 0);
+    world.destroy_body(a).unwrap();
+    assert!(world.body_contact_count(a).is_err());
+    assert_eq!(world.body_contact_count(b).unwrap(), 0);
+}

@@ -50,11 +50,14 @@
 
 use boxdd_sys::ffi as b2;
 
-use crate::engine::{BenchError, BodySample, Counters, Engine, Memory, WorldSettings};
+use crate::engine::{
+    BenchError, BodyContacts, BodySample, Counters, Engine, Memory, WorldSettings,
+};
 use scenes::description::{
     BodyDesc, BodyGroup, BodyKind, DistanceDesc, Geometry, JointDesc, RevoluteDesc, SUBSTEPS,
     ShapeDesc, TIME_STEP, Vec2,
 };
+use std::collections::HashMap;
 
 /// The bodies and joints Box2D created for one group.
 struct GroupRecord {
@@ -319,6 +322,58 @@ fn body_penetration(body: b2::b2BodyId, buffer: &mut Vec<b2::b2ContactData>) -> 
     deepest
 }
 
+/// A body id as a map key (its index and generation; one world).
+fn body_key(body: b2::b2BodyId) -> (i32, u16) {
+    (body.index1, body.generation)
+}
+
+/// One body's contacts for the census: its count of contacts touching or not, and its
+/// touching contacts with the other body placed by `places`.
+fn census_of_body(
+    body: b2::b2BodyId,
+    at: (usize, usize),
+    places: &HashMap<(i32, u16), (usize, usize)>,
+) -> BodyContacts {
+    // SAFETY: `body` is a live body of a stored group; these getters only read it.
+    let (capacity, body_type, awake) = unsafe {
+        (
+            b2::b2Body_GetContactCapacity(body),
+            b2::b2Body_GetType(body),
+            b2::b2Body_IsAwake(body),
+        )
+    };
+    let capacity_len = usize::try_from(capacity).unwrap_or(0);
+    let mut buffer = vec![zeroed_contact(); capacity_len];
+    // SAFETY: `body` is live and the buffer holds `capacity` elements, the most Box2D writes.
+    let count = unsafe { b2::b2Body_GetContactData(body, buffer.as_mut_ptr(), capacity) };
+    let count = usize::try_from(count).unwrap_or(0).min(capacity_len);
+    let touching = buffer[..count].iter().filter_map(|contact| {
+        // SAFETY: the contact's shapes are live (Box2D just reported them).
+        let (body_a, type_a, body_b, type_b) = unsafe {
+            (
+                b2::b2Shape_GetBody(contact.shapeIdA),
+                b2::b2Shape_GetType(contact.shapeIdA),
+                b2::b2Shape_GetBody(contact.shapeIdB),
+                b2::b2Shape_GetType(contact.shapeIdB),
+            )
+        };
+        let ((_, own_type), (other, _)) = if body_key(body_a) == body_key(body) {
+            ((body_a, type_a), (body_b, type_b))
+        } else {
+            ((body_b, type_b), (body_a, type_a))
+        };
+        let polygon = own_type == b2::b2ShapeType_b2_polygonShape;
+        Some((polygon, *places.get(&body_key(other))?))
+    });
+    BodyContacts {
+        at,
+        is_static: body_type == b2::b2BodyType_b2_staticBody,
+        awake,
+        total: capacity_len,
+        touching: touching.collect(),
+    }
+}
+
 /// An all-zero contact record to size the buffer with before Box2D overwrites it.
 fn zeroed_contact() -> b2::b2ContactData {
     let zero = b2::b2Vec2 { x: 0.0, y: 0.0 };
@@ -544,6 +599,22 @@ impl Engine for Box2dEngine {
 
     fn phase_totals(&self) -> Vec<(&'static str, f64)> {
         self.phase_totals.clone()
+    }
+
+    fn body_contacts(&self) -> Option<Vec<BodyContacts>> {
+        let groups = self.groups.iter().enumerate();
+        let bodies: Vec<(b2::b2BodyId, (usize, usize))> = groups
+            .filter_map(|(slot, group)| Some((slot, group.as_ref()?)))
+            .flat_map(|(slot, group)| {
+                let bodies = group.bodies.iter().enumerate();
+                bodies.map(move |(index, &body)| (body, (slot, index)))
+            })
+            .collect();
+        let places = bodies.iter().map(|&(b, at)| (body_key(b), at)).collect();
+        let census = bodies
+            .iter()
+            .map(|&(body, at)| census_of_body(body, at, &places));
+        Some(census.collect())
     }
 
     /// Box2D's own count (see the module notes), less the count before this world existed.

@@ -107,6 +107,21 @@ pub struct Counters {
     pub joints: usize,
 }
 
+/// One body's contacts at one moment, as the contact census (`census.rs`) reads them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BodyContacts {
+    /// The body's group slot and its index in the group.
+    pub at: (usize, usize),
+    pub is_static: bool,
+    /// Whether the body is in the engine's awake set (never for a static body).
+    pub awake: bool,
+    /// The body's contacts, touching or not (Box2D's `b2Body_GetContactCapacity`).
+    pub total: usize,
+    /// The touching ones: for each, whether this body's shape in it is a polygon, and the
+    /// other body's group slot and index.
+    pub touching: Vec<(bool, (usize, usize))>,
+}
+
 /// How an engine's memory is known (see [`Engine::memory`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Memory {
@@ -165,6 +180,12 @@ pub trait Engine {
 
     /// Where this engine's memory is counted, and the backend's own share of it.
     fn memory(&self) -> Memory;
+
+    /// Every body's contacts, for the contact census (`--census`); `None` for an engine
+    /// that cannot tell them.
+    fn body_contacts(&self) -> Option<Vec<BodyContacts>> {
+        None
+    }
 
     /// Milliseconds spent so far in each phase and solver stage of the engine's steps, summed
     /// over every step taken (empty for engines that do not report them).

@@ -58,6 +58,7 @@
 //! (tiny-skia) and a GIF encoder (gif).
 
 mod alloc_count;
+mod census;
 mod cloth;
 mod curve;
 mod engine;
@@ -127,6 +128,9 @@ usage: prism-bench [options]
   --frame-stride N a GIF frame every N steps (default: 2)
   --size N | WxH   image size in pixels, 16 to 4096 a side (default: 320)
   --view x0,y0,x1,y1  world box to show, metres (default: fitted to the moving bodies)
+  --census N       instead of timing: run each scene on each engine (one worker) and
+                   every N steps print its contacts by kind: with static bodies or
+                   between moving ones, touching or apart, awake or asleep
   --list           list the scenes and exit
   --help           print this help
 prism-bench plot --csv DIR --out FILE.svg [--steps N]
@@ -147,6 +151,8 @@ struct Options {
     csv_dir: Option<PathBuf>,
     curve: Option<PathBuf>,
     soak_steps: Option<usize>,
+    /// Take a contact census every this many steps instead of timing (`--census`).
+    census_every: Option<usize>,
     render: Option<PathBuf>,
     frame_stride: usize,
     size: (u32, u32),
@@ -173,6 +179,7 @@ impl Default for Options {
             csv_dir: None,
             curve: None,
             soak_steps: None,
+            census_every: None,
             render: None,
             frame_stride: 2,
             size: (320, 320),
@@ -243,6 +250,7 @@ fn parse_args(args: &[String]) -> Result<Options, BenchError> {
                 | "--csv"
                 | "--curve"
                 | "--soak"
+                | "--census"
                 | "--render"
                 | "--frame-stride"
                 | "--size"
@@ -302,6 +310,7 @@ fn apply_flag(options: &mut Options, flag: &str, value: &str) -> Result<(), Benc
         "--csv" => options.csv_dir = Some(PathBuf::from(value)),
         "--curve" => options.curve = Some(PathBuf::from(value)),
         "--soak" => options.soak_steps = Some(parse_count("--soak", value, 2)?),
+        "--census" => options.census_every = Some(parse_count("--census", value, 1)?),
         "--render" => options.render = Some(PathBuf::from(value)),
         "--frame-stride" => options.frame_stride = parse_count("--frame-stride", value, 1)?,
         "--size" => options.size = render::parse_size(value)?,
@@ -594,6 +603,36 @@ fn soak(steps: usize, options: &Options) -> Result<(), BenchError> {
     }
 }
 
+/// Prints a contact census of every scene on every engine every `every` steps (`--census`).
+fn census(every: usize, options: &Options) -> Result<(), BenchError> {
+    for &spec in &options.scenes {
+        let scene = PreparedScene::new(spec);
+        let steps = options.steps.unwrap_or(spec.steps);
+        emit(&format!("{} ({steps} steps): contacts by kind", spec.name))?;
+        emit(&census::header())?;
+        let mut runs = Vec::new();
+        for name in &options.engines {
+            let factory = engine_factory(name)?;
+            let run = census::run_census(factory, &scene, steps, every, options.engine)?;
+            for (step, counts) in &run.samples {
+                emit(&census::line(name, *step, counts))?;
+            }
+            if let Some((mean, samples)) = census::late_mean(&run.samples, steps) {
+                emit(&format!(
+                    "{name}: mean contacts over the second half: {mean:.0} ({samples} samples)"
+                ))?;
+            }
+            runs.push((name.as_str(), run.ages));
+        }
+        if runs.iter().any(|(_, ages)| !ages.groups.is_empty()) {
+            emit("contact ends of a scripted group by its age (steps), mean over the samples")?;
+            let profiles: Vec<_> = runs.iter().map(|(name, ages)| (*name, ages)).collect();
+            emit(&census::age_table(&profiles))?;
+        }
+    }
+    Ok(())
+}
+
 /// Draws one scene into a PNG or GIF (`--render`).
 fn render(path: &std::path::Path, options: &Options) -> Result<(), BenchError> {
     let [spec] = options.scenes[..] else {
@@ -647,6 +686,8 @@ fn main() -> ExitCode {
             render(path, &options)
         } else if let Some(steps) = options.soak_steps {
             soak(steps, &options)
+        } else if let Some(every) = options.census_every {
+            census(every, &options)
         } else {
             run(&options)
         }

@@ -9,10 +9,13 @@
 //! **Quality.** Penetration is the deepest overlap among the touching contacts' manifold points
 //! (`−separation`), as the other backends report it.
 
-use crate::engine::{BenchError, BodySample, Counters, Engine, Memory, WorldSettings, vec_bytes};
-use prism::{JointKind, PrismError, StepProfile, World, WorldDef};
+use crate::engine::{
+    BenchError, BodyContacts, BodySample, Counters, Engine, Memory, WorldSettings, vec_bytes,
+};
+use prism::{BodyType, JointKind, PrismError, Shape, StepProfile, World, WorldDef};
 use scenes::description::{BodyGroup, SUBSTEPS, TIME_STEP};
 use scenes::prism_build::{self, BuiltGroup};
+use std::collections::HashMap;
 
 /// One Prism world and the groups built into it, by slot.
 struct PrismEngine {
@@ -169,6 +172,38 @@ impl Engine for PrismEngine {
 
     fn phase_totals(&self) -> Vec<(&'static str, f64)> {
         self.phase_totals.clone()
+    }
+
+    fn body_contacts(&self) -> Option<Vec<BodyContacts>> {
+        let built = self.groups.iter().enumerate();
+        let places: HashMap<prism::BodyId, (usize, usize)> = built
+            .filter_map(|(slot, group)| Some((slot, group.as_ref()?)))
+            .flat_map(|(slot, group)| {
+                let bodies = group.bodies.iter().enumerate();
+                bodies.map(move |(index, &body)| (body, (slot, index)))
+            })
+            .collect();
+        let world = &self.world;
+        let census = places.iter().filter_map(|(&body, &at)| {
+            let touching = world.body_contact_data(body).ok()?.into_iter();
+            let touching = touching.filter_map(|contact| {
+                let (own, other) = if world.shape_body(contact.shape_a).ok()? == body {
+                    (contact.shape_a, contact.shape_b)
+                } else {
+                    (contact.shape_b, contact.shape_a)
+                };
+                let polygon = matches!(world.shape_geometry(own).ok()?, Shape::Polygon(_));
+                Some((polygon, *places.get(&world.shape_body(other).ok()?)?))
+            });
+            Some(BodyContacts {
+                at,
+                is_static: world.body_type(body).ok()? == BodyType::Static,
+                awake: world.is_awake(body).ok()?,
+                total: world.body_contact_count(body).ok()?,
+                touching: touching.collect(),
+            })
+        });
+        Some(census.collect())
     }
 
     /// The world is measured by the counting allocator; the built groups' id lists and the
