@@ -49,7 +49,7 @@ use prism::{
 const GOLDEN: [(&str, u64); 5] = [
     ("pyramid_20", 0x48dfe951e52d2f98),
     ("smash_40x30", 0xa2980d635b2ee013),
-    ("ragdoll_pile", 0x139d88c7f2447539),
+    ("ragdoll_pile", 0xf114bac0f142812f),
     ("machines", 0x04a4da9ded2a1f80),
     ("sleep_and_wake", 0xdc345be2ac8095b8),
 ];

@@ -18,12 +18,16 @@
 //!   one-sided, speculative while open: a rope is a spring-less joint with `min = 0`.
 //! - **Motor**: `Ċ = speed` with the accumulated impulse bounded by `h·max_motor_force`.
 //!
-//! They run spring, motor, limits, rigid row: the rows that must hold come last.
+//! They run spring, motor, limits, rigid row: the rows that must hold come last. All of them
+//! share one Jacobian, so they are solved in that order on the row's velocity alone and their
+//! total impulse is applied to the bodies once (`rows.rs`, "Rows that share one Jacobian touch
+//! the bodies once").
 //!
 //! The length is kept at least [`MIN_DISTANCE_LENGTH`]: at zero length the axis is undefined.
 
 use super::kept;
-use super::rows::{AxialRow, JointPair, RowTerms, ScalarRow, solve_limits, solve_motor, solve_row};
+use super::rows::{AxialRow, Deferred, JointPair, RowTerms, ScalarRow};
+use super::rows::{solve_limits, solve_motor, solve_row};
 use super::{JointImpulses, JointParams, JointPrepared, PassContext};
 use super::{spring_softness, switched_impulses};
 use core_soa::{Vec2, cross};
@@ -116,10 +120,11 @@ impl DistanceJoint {
     }
 
     /// The rows from the least to the most important: spring, motor, limits — or, for a rigid
-    /// rod, the length row last.
+    /// rod, the length row last — on the row's velocity, applied to the bodies once at the end.
     pub(crate) fn solve(&self, i: &mut JointImpulses, pair: &mut JointPair, pass: &PassContext) {
         let p = pass.prepared;
-        let (mut row, length) = length_row(pair, p);
+        let (axial, length) = length_row(pair, p);
+        let mut row = Deferred::new(axial, pair);
         let springy = self.is_springy();
         if springy && self.hertz > 0.0 {
             let terms = RowTerms::spring(&p.spring_softness, length - self.rest_length());
@@ -139,6 +144,7 @@ impl DistanceJoint {
             let terms = RowTerms::equality(&p.joint_softness, c, pass.use_bias);
             solve_row(&mut row, pair, &terms, &mut i.linear.x);
         }
+        row.finish(pair);
     }
 }
 

@@ -24,9 +24,11 @@
 //! - **Axial rows** with effective mass `1/(mA⁻¹ + mB⁻¹ + IA⁻¹·a1² + IB⁻¹·a2²)`: the spring
 //!   (`C = x`, rest at the frames' coincidence), the motor (`ẋ = speed`, impulse bounded by
 //!   `h·max_motor_force`) and the limits `x − lower ≥ 0`, `upper − x ≥ 0`, solved in that
-//!   order before the block, which has the last word.
+//!   order before the block, which has the last word. All four share one Jacobian, so they
+//!   are solved on the axial velocity `ẋ` alone and their total impulse is applied to the
+//!   bodies once (`rows.rs`, "Rows that share one Jacobian touch the bodies once").
 
-use super::rows::{AxialRow, JointPair, RowTerms, ScalarRow, Sym22};
+use super::rows::{AxialRow, Deferred, JointPair, RowTerms, ScalarRow, Sym22};
 use super::rows::{solve_limits, solve_motor, solve_row};
 use super::{JointImpulses, JointParams, JointPrepared, PassContext};
 use super::{spring_softness, switched_impulses};
@@ -92,22 +94,31 @@ impl LineGeometry {
         }
     }
 
-    /// The spring along the axis: `C = x`, rest at zero translation, soft in every pass.
-    pub fn solve_spring(&mut self, softness: &Softness, pair: &mut JointPair, spring: &mut f32) {
+    /// The spring along the axis, solved on `axial` (this geometry's axial row, applied
+    /// directly or deferred): `C = x`, rest at zero translation, soft in every pass.
+    pub fn solve_spring(
+        &self,
+        axial: &mut impl ScalarRow,
+        softness: &Softness,
+        pair: &mut JointPair,
+        spring: &mut f32,
+    ) {
         let terms = RowTerms::spring(softness, self.translation);
-        solve_row(&mut self.axial, pair, &terms, spring);
+        solve_row(axial, pair, &terms, spring);
     }
 
-    /// The translation limits `x − lower ≥ 0` and `upper − x ≥ 0`.
+    /// The translation limits `x − lower ≥ 0` and `upper − x ≥ 0`, solved on `axial` (as in
+    /// [`LineGeometry::solve_spring`]).
     pub fn solve_limits(
-        &mut self,
+        &self,
+        axial: &mut impl ScalarRow,
         (lower, upper): (f32, f32),
         i: &mut JointImpulses,
         pair: &mut JointPair,
         pass: &PassContext,
     ) {
         let gaps = (self.translation - lower, upper - self.translation);
-        solve_limits(&mut self.axial, pair, gaps, pass, i);
+        solve_limits(axial, pair, gaps, pass, i);
     }
 
     /// Applies the carried impulses along the axis and its perpendicular.
@@ -150,15 +161,31 @@ impl PrismaticJoint {
 
     /// Spring, motor, limits, then the line and angle block.
     pub(crate) fn solve(&self, i: &mut JointImpulses, pair: &mut JointPair, pass: &PassContext) {
+        let mut g = LineGeometry::current(pair, pass.prepared);
+        if self.enable_spring || self.enable_motor || self.enable_limit {
+            self.solve_axial_rows(&g, i, pair, pass);
+        }
+        solve_line_and_angle(&mut g, i, pair, pass);
+    }
+
+    /// Spring, motor and limits along the axis, solved in turn on the axial velocity; their
+    /// total impulse reaches the bodies once, at the end.
+    fn solve_axial_rows(
+        &self,
+        g: &LineGeometry,
+        i: &mut JointImpulses,
+        pair: &mut JointPair,
+        pass: &PassContext,
+    ) {
         let p = pass.prepared;
-        let mut g = LineGeometry::current(pair, p);
+        let mut axial = Deferred::new(g.axial, pair);
         if self.enable_spring {
-            g.solve_spring(&p.spring_softness, pair, &mut i.spring);
+            g.solve_spring(&mut axial, &p.spring_softness, pair, &mut i.spring);
         }
         if self.enable_motor {
             let max_impulse = pass.h * self.max_motor_force;
             solve_motor(
-                &mut g.axial,
+                &mut axial,
                 pair,
                 self.motor_speed,
                 max_impulse,
@@ -167,9 +194,9 @@ impl PrismaticJoint {
         }
         if self.enable_limit {
             let limits = (self.lower_translation, self.upper_translation);
-            g.solve_limits(limits, i, pair, pass);
+            g.solve_limits(&mut axial, limits, i, pair, pass);
         }
-        solve_line_and_angle(&mut g, i, pair, pass);
+        axial.finish(pair);
     }
 }
 

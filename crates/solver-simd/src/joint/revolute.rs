@@ -16,8 +16,9 @@
 //!
 //! When neither body can rotate (`angular_mass = 0`) the angle rows are skipped, and so they
 //! are when none is switched on: a plain hinge is the point block alone, with its anchors
-//! rotated and its `K` built once per pass (the angle rows, when on, share both), and without
-//! the joint angle and its `atan2` (neither the motor nor the point block reads it).
+//! rotated and its `K` built and factored once per pass (the angle rows, when on, share
+//! both), and without the joint angle and its `atan2` (neither the motor nor the point block
+//! reads it).
 //!
 //! ## Angle rows turn the bodies about the hinge
 //!
@@ -50,11 +51,31 @@
 //! other; farther apart the angle rows are solved alone, as Box2D solves them, with effective
 //! mass `1/(IA⁻¹ + IB⁻¹)`, until the point block has brought the anchors together.
 //!
+//! ## The angle rows touch the bodies once
+//!
+//! Every angle row reads only `w = ωB − ωA` and applies a hinge turn `(λ, λ·P̂)` with
+//! `P̂ = −K⁻¹·u` the point impulse per unit angular impulse (`point_per_unit`; zero for the
+//! plain turn). With `s = IA⁻¹·rA + IB⁻¹·rB`, so that `u = left_perp(s)`, the turn changes
+//!
+//! ```text
+//!   ωB by  IB⁻¹·(λ + rB × λP̂),    ωA by  −IA⁻¹·(λ + rA × λP̂)
+//!   w  by  (IA⁻¹ + IB⁻¹)·λ + (s × P̂)·λ = (IA⁻¹ + IB⁻¹ + u·P̂)·λ = c·λ
+//! ```
+//!
+//! (`s × P̂ = left_perp(s)·P̂`), with `c = IA⁻¹ + IB⁻¹ − uᵀ·K⁻¹·u` the complement above
+//! (`IA⁻¹ + IB⁻¹` for the plain turn). So after the rows before it have applied `λ₁ … λₖ`, the
+//! next row reads `w₀ + c·(λ₁ + … + λₖ)`, and all of them together leave the bodies where the
+//! one turn `Λ = Σλ` leaves them. The rows are therefore solved in their usual order on the
+//! scalar `w` alone, and the bodies receive one angular impulse `Λ` and one point impulse
+//! `Λ·P̂` at the end (`rows::Deferred`): the same Gauss–Seidel sweep in exact arithmetic, with
+//! one body update instead of four angular and four point updates.
+//!
 //! The joint angle is measured in (−π, π] at the start of each step and tracked continuously
 //! within it, so limits should lie inside (−π, π).
 
 use super::rows::{
-    JointPair, RowTerms, ScalarRow, Sym22, inverse_or_zero, solve_limits, solve_motor, solve_row,
+    Deferred, FactoredSym22, JointPair, RowTerms, ScalarRow, inverse_or_zero, solve_limits,
+    solve_motor, solve_row,
 };
 use super::{JointImpulses, JointParams, JointPrepared, PassContext};
 use super::{spring_softness, switched_impulses};
@@ -127,7 +148,8 @@ impl RevoluteJoint {
         // The anchors follow the bodies' step rotations, which no row of this pass changes:
         // rotate them once for the angle rows and the point block alike.
         let anchors = pair.current_anchors(p.anchor_a, p.anchor_b);
-        let k = pair.point_matrix(anchors.0, anchors.1);
+        // `K` and its determinant serve the angle rows' turn and the point block alike.
+        let k = pair.point_matrix(anchors.0, anchors.1).factor();
         // The separation depends on the positions only, which no row of this pass changes.
         let separation = pair.anchor_separation(anchors.0, anchors.1, p.delta_center);
         if p.angular_mass > 0.0 && self.has_angle_rows() {
@@ -138,8 +160,10 @@ impl RevoluteJoint {
         pair.solve_point_with(anchors, &k, separation, softness, &mut i.linear);
     }
 
-    /// Spring, motor, limits: each turns the bodies about the hinge, and the point impulses
-    /// that keep the hinge together while they do are added to the point block's total.
+    /// Spring, motor, limits: each turns the bodies about the hinge, solved in turn on
+    /// `ωB − ωA` alone; the bodies then receive the rows' total turn at once (module notes,
+    /// "The angle rows touch the bodies once"), and the point impulse that kept the hinge
+    /// together is added to the point block's total.
     // Kept out of line: the plain hinge, inlined into the block loop, does not carry it.
     #[inline(never)]
     fn solve_angle_rows(
@@ -148,39 +172,34 @@ impl RevoluteJoint {
         pair: &mut JointPair,
         pass: &PassContext,
         anchors: (Vec2, Vec2),
-        k: &Sym22,
+        k: &FactoredSym22,
         holds: bool,
     ) {
         let p = pass.prepared;
-        let mut hinge = if holds {
+        let hinge = if holds {
             HingeTurn::at(pair, anchors, k)
         } else {
-            HingeTurn::plain(anchors, p.angular_mass)
+            HingeTurn::plain(pair, anchors, p.angular_mass)
         };
         let angle = if self.needs_angle() {
             pair.joint_angle(p)
         } else {
             0.0
         };
+        let mut turn = Deferred::new(hinge, pair);
         if self.enable_spring {
             let terms = RowTerms::spring(&p.spring_softness, angle);
-            solve_row(&mut hinge, pair, &terms, &mut i.spring);
+            solve_row(&mut turn, pair, &terms, &mut i.spring);
         }
         if self.enable_motor {
             let max_impulse = pass.h * self.max_motor_torque;
-            solve_motor(
-                &mut hinge,
-                pair,
-                self.motor_speed,
-                max_impulse,
-                &mut i.motor,
-            );
+            solve_motor(&mut turn, pair, self.motor_speed, max_impulse, &mut i.motor);
         }
         if self.enable_limit {
             let gaps = (angle - self.lower_angle, self.upper_angle - angle);
-            solve_limits(&mut hinge, pair, gaps, pass, i);
+            solve_limits(&mut turn, pair, gaps, pass, i);
         }
-        i.linear += hinge.point_applied;
+        i.linear += turn.finish(pair).point_applied;
     }
 }
 
@@ -191,7 +210,9 @@ struct HingeTurn {
     r_b: Vec2,
     /// `−K⁻¹·u`: the point impulse per unit angular impulse.
     point_per_unit: Vec2,
-    /// `1/(IA⁻¹ + IB⁻¹ − uᵀ·K⁻¹·u)`.
+    /// `IA⁻¹ + IB⁻¹ − uᵀ·K⁻¹·u`: how much a unit turn changes `ωB − ωA`.
+    complement: f32,
+    /// `1/complement` (0 when it is not positive).
     mass: f32,
     /// The point impulses applied along with the angular ones so far.
     point_applied: Vec2,
@@ -199,7 +220,7 @@ struct HingeTurn {
 
 impl HingeTurn {
     /// The hinge turn at the current anchors `(r_a, r_b)`, whose point matrix is `k`.
-    fn at(pair: &JointPair, (r_a, r_b): (Vec2, Vec2), k: &Sym22) -> HingeTurn {
+    fn at(pair: &JointPair, (r_a, r_b): (Vec2, Vec2), k: &FactoredSym22) -> HingeTurn {
         let u = left_perp(pair.inv_inertia_a * r_a + pair.inv_inertia_b * r_b);
         let point_per_unit = -k.solve(u);
         // uᵀ·K⁻¹·u = −u·point_per_unit; the complement is positive for any body that can turn
@@ -210,6 +231,7 @@ impl HingeTurn {
             r_a,
             r_b,
             point_per_unit,
+            complement,
             mass: inverse_or_zero(complement),
             point_applied: Vec2::ZERO,
         }
@@ -218,11 +240,12 @@ impl HingeTurn {
     /// The angle rows alone, as Box2D solves them: no point impulse, effective mass
     /// `1/(IA⁻¹ + IB⁻¹)` (`angular_mass`). Used while the hinge is pulled apart (see
     /// [`hinge_holds`]).
-    fn plain((r_a, r_b): (Vec2, Vec2), angular_mass: f32) -> HingeTurn {
+    fn plain(pair: &JointPair, (r_a, r_b): (Vec2, Vec2), angular_mass: f32) -> HingeTurn {
         HingeTurn {
             r_a,
             r_b,
             point_per_unit: Vec2::ZERO,
+            complement: pair.inv_inertia_a + pair.inv_inertia_b,
             mass: angular_mass,
             point_applied: Vec2::ZERO,
         }
@@ -249,6 +272,11 @@ impl ScalarRow for HingeTurn {
         self.mass
     }
 
+    /// The complement `c` (module notes, "The angle rows touch the bodies once").
+    fn response(&self, _pair: &JointPair) -> f32 {
+        self.complement
+    }
+
     /// The angle rows' velocity, `ωB − ωA`.
     fn velocity(&self, pair: &JointPair) -> f32 {
         pair.relative_angular_velocity()
@@ -267,4 +295,56 @@ impl ScalarRow for HingeTurn {
 /// The angular impulse the revolute's angle rows apply to body B.
 pub(crate) fn angular_impulse(i: &JointImpulses) -> f32 {
     i.spring + i.motor + i.lower - i.upper
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core_soa::BodyState;
+
+    #[test]
+    fn a_hinge_turn_changes_the_relative_spin_by_its_complement() {
+        // Two free bodies: a turn of 0.3 changes ωB − ωA by 0.3·c and leaves the hinge's
+        // relative velocity alone (module notes, "The angle rows touch the bodies once").
+        let pair = JointPair {
+            a: BodyState::IDENTITY,
+            b: BodyState::IDENTITY,
+            inv_mass_a: 0.5,
+            inv_inertia_a: 2.0,
+            inv_mass_b: 0.25,
+            inv_inertia_b: 1.5,
+        };
+        let anchors = (Vec2::new(0.3, -0.7), Vec2::new(-1.1, 0.4));
+        // `K` and its determinant serve the angle rows' turn and the point block alike.
+        let k = pair.point_matrix(anchors.0, anchors.1).factor();
+        let mut turn = HingeTurn::at(&pair, anchors, &k);
+        let mut turned = pair;
+        turn.apply(&mut turned, 0.3);
+        let spin = turned.relative_angular_velocity();
+        assert!((spin - 0.3 * turn.response(&pair)).abs() < 1e-6);
+        let hinge_velocity = turned.relative_point_velocity(anchors.0, anchors.1);
+        assert!(hinge_velocity.length() < 1e-6, "{hinge_velocity}");
+        assert!((turn.mass() * turn.response(&pair) - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_hinge_to_the_ground_turns_with_the_inertia_about_the_hinge() {
+        // m = 2 kg, I = 0.5 kg·m², hinged 1 m from its centre: I + m·L² = 2.5 kg·m².
+        let pair = JointPair {
+            a: BodyState::IDENTITY,
+            b: BodyState::IDENTITY,
+            inv_mass_a: 0.0,
+            inv_inertia_a: 0.0,
+            inv_mass_b: 0.5,
+            inv_inertia_b: 2.0,
+        };
+        let anchors = (Vec2::ZERO, Vec2::new(0.0, 1.0));
+        // `K` and its determinant serve the angle rows' turn and the point block alike.
+        let k = pair.point_matrix(anchors.0, anchors.1).factor();
+        let turn = HingeTurn::at(&pair, anchors, &k);
+        assert!((turn.response(&pair) - 1.0 / 2.5).abs() < 1e-6);
+        assert!((turn.mass() - 2.5).abs() < 1e-5);
+        let plain = HingeTurn::plain(&pair, anchors, 0.5);
+        assert_eq!(plain.response(&pair), 2.0);
+    }
 }

@@ -49,6 +49,23 @@
 //! A two-row point constraint solves the same formula with the 2×2 matrix `K = J M⁻¹ Jᵀ`
 //! instead of `1/m` ([`Sym22`]), so both directions are satisfied at once instead of fighting
 //! each other across iterations.
+//!
+//! ## Rows that share one Jacobian touch the bodies once
+//!
+//! Several rows of a joint often share one Jacobian `J`: the spring, motor and both limits of a
+//! hinge all act on `ωB − ωA`, those of a slider or a distance joint all on one axis. Each reads
+//! only its velocity `Ċ = J·v` and applies `Δv = M⁻¹Jᵀ·λ`, which changes that velocity by
+//!
+//! ```text
+//!   J·Δv = (J M⁻¹ Jᵀ)·λ = r·λ        (r: the row's response, `ScalarRow::response`)
+//! ```
+//!
+//! So after rows `1..k` with impulses `λ₁ … λₖ` the velocity the next row reads is
+//! `Ċ₀ + r·(λ₁ + … + λₖ)`, and the bodies, being linear in the impulses, end where one impulse
+//! `λ₁ + … + λₙ` applied once would put them. [`Deferred`] solves the rows in the same order
+//! on the scalar `Ċ`, sums the impulses and applies the sum once: the same Gauss–Seidel
+//! sequence in exact arithmetic (only the rounding differs), with one body update where there
+//! were up to four.
 
 use super::{JointImpulses, JointPrepared, PassContext};
 use crate::contact_constraint::state_or_identity;
@@ -189,12 +206,17 @@ impl JointPair {
     /// body can respond.
     #[inline]
     pub fn axial_mass(&self, lever_a: f32, lever_b: f32) -> f32 {
-        inverse_or_zero(
-            self.inv_mass_a
-                + self.inv_mass_b
-                + self.inv_inertia_a * lever_a * lever_a
-                + self.inv_inertia_b * lever_b * lever_b,
-        )
+        inverse_or_zero(self.axial_response(lever_a, lever_b))
+    }
+
+    /// `J M⁻¹ Jᵀ = mA⁻¹ + mB⁻¹ + IA⁻¹·lever_a² + IB⁻¹·lever_b²` of an axial row along a unit
+    /// axis with lever arms `lever_a`, `lever_b`.
+    #[inline]
+    pub fn axial_response(&self, lever_a: f32, lever_b: f32) -> f32 {
+        self.inv_mass_a
+            + self.inv_mass_b
+            + self.inv_inertia_a * lever_a * lever_a
+            + self.inv_inertia_b * lever_b * lever_b
     }
 
     /// The increment of a two-row point constraint `d = 0` at anchors `r_a`, `r_b` with
@@ -218,17 +240,18 @@ impl JointPair {
             Some(s) => (s.bias_rate * separation, RowTerms::spring(s, 0.0)),
             None => (Vec2::ZERO, RowTerms::RIGID),
         };
-        let k = self.point_matrix(r_a, r_b);
+        let k = self.point_matrix(r_a, r_b).factor();
         point_impulse(velocity + bias, &k, &terms, accumulated)
     }
 
     /// Solves a point constraint once at anchors whose point matrix `k` the caller already
-    /// has, accumulating into `accumulated`: [`JointPair::solve_point`] without recomputing `K`.
+    /// has (factored), accumulating into `accumulated`: [`JointPair::solve_point`] without
+    /// recomputing `K` or its determinant.
     #[inline]
     pub fn solve_point_with(
         &mut self,
         (r_a, r_b): (Vec2, Vec2),
-        k: &Sym22,
+        k: &FactoredSym22,
         separation: Vec2,
         softness: Option<&Softness>,
         accumulated: &mut Vec2,
@@ -283,7 +306,12 @@ impl JointPair {
 /// `−mass_scale·K⁻¹·(Ċ + bias) − impulse_scale·Λ`: the soft-step increment of a point block
 /// whose biased velocity is `biased_velocity`.
 #[inline]
-fn point_impulse(biased_velocity: Vec2, k: &Sym22, terms: &RowTerms, accumulated: Vec2) -> Vec2 {
+fn point_impulse(
+    biased_velocity: Vec2,
+    k: &FactoredSym22,
+    terms: &RowTerms,
+    accumulated: Vec2,
+) -> Vec2 {
     -terms.mass_scale * k.solve(biased_velocity) - terms.impulse_scale * accumulated
 }
 
@@ -292,9 +320,72 @@ fn point_impulse(biased_velocity: Vec2, k: &Sym22, terms: &RowTerms, accumulated
 /// The row solvers below ([`solve_row`], [`solve_motor`], [`solve_limits`]) are written once
 /// against it.
 pub(crate) trait ScalarRow {
+    /// The effective mass the row solves with.
     fn mass(&self) -> f32;
+    /// `J M⁻¹ Jᵀ`: how much a unit impulse along the row changes its velocity.
+    fn response(&self, pair: &JointPair) -> f32;
+    /// The row's velocity `Ċ = J·v` now.
     fn velocity(&self, pair: &JointPair) -> f32;
+    /// Applies the impulse `impulse` along the row (`Δv = M⁻¹Jᵀ·λ`).
     fn apply(&mut self, pair: &mut JointPair, impulse: f32);
+}
+
+/// A row whose impulses are summed and applied to the bodies once, by [`Deferred::finish`]
+/// (module notes, "Rows that share one Jacobian touch the bodies once"). Between the two it
+/// tracks the row's velocity `Ċ₀ + r·Σλ` itself, so the row solvers run on it unchanged.
+pub(crate) struct Deferred<R> {
+    row: R,
+    /// `J M⁻¹ Jᵀ` of the row.
+    response: f32,
+    /// The row's velocity with the impulses solved so far.
+    velocity: f32,
+    /// The impulses solved so far, not yet applied.
+    pending: f32,
+}
+
+impl<R: ScalarRow> Deferred<R> {
+    /// Starts deferring `row` at the bodies' velocities now.
+    #[inline]
+    pub fn new(row: R, pair: &JointPair) -> Deferred<R> {
+        Deferred {
+            response: row.response(pair),
+            velocity: row.velocity(pair),
+            pending: 0.0,
+            row,
+        }
+    }
+
+    /// Applies the summed impulse to the bodies; returns the row.
+    #[inline]
+    pub fn finish(mut self, pair: &mut JointPair) -> R {
+        self.row.apply(pair, self.pending);
+        self.row
+    }
+}
+
+impl<R: ScalarRow> ScalarRow for Deferred<R> {
+    #[inline]
+    fn mass(&self) -> f32 {
+        self.row.mass()
+    }
+
+    #[inline]
+    fn response(&self, _pair: &JointPair) -> f32 {
+        self.response
+    }
+
+    #[inline]
+    fn velocity(&self, _pair: &JointPair) -> f32 {
+        self.velocity
+    }
+
+    /// Adds the impulse to the pending sum and its effect `r·λ` to the velocity; the bodies
+    /// are left alone until [`Deferred::finish`].
+    #[inline]
+    fn apply(&mut self, _pair: &mut JointPair, impulse: f32) {
+        self.velocity += self.response * impulse;
+        self.pending += impulse;
+    }
 }
 
 /// A row along a world `axis` with angular lever arms:
@@ -341,6 +432,11 @@ impl ScalarRow for AxialRow {
     }
 
     #[inline]
+    fn response(&self, pair: &JointPair) -> f32 {
+        pair.axial_response(self.lever_a, self.lever_b)
+    }
+
+    #[inline]
     fn velocity(&self, pair: &JointPair) -> f32 {
         self.axis
             .dot(pair.b.linear_velocity - pair.a.linear_velocity)
@@ -369,6 +465,12 @@ impl ScalarRow for AngularRow {
     #[inline]
     fn mass(&self) -> f32 {
         self.mass
+    }
+
+    /// `IA⁻¹ + IB⁻¹`.
+    #[inline]
+    fn response(&self, pair: &JointPair) -> f32 {
+        pair.inv_inertia_a + pair.inv_inertia_b
     }
 
     #[inline]
@@ -450,14 +552,41 @@ impl Sym22 {
     /// some direction, e.g. both bodies fixed), so the row applies nothing rather than infinity.
     #[inline]
     pub fn solve(&self, b: Vec2) -> Vec2 {
+        self.factor().solve(b)
+    }
+
+    /// The matrix with `1/det K` computed, ready to solve for several right-hand sides.
+    #[inline]
+    pub fn factor(self) -> FactoredSym22 {
         let det = self.k11 * self.k22 - self.k12 * self.k12;
-        if det == 0.0 || !det.is_finite() {
-            return Vec2::ZERO;
+        let singular = det == 0.0 || !det.is_finite();
+        FactoredSym22 {
+            k: self,
+            inv_det: if singular { None } else { Some(1.0 / det) },
         }
-        let inv_det = 1.0 / det;
+    }
+}
+
+/// A [`Sym22`] with its inverse determinant (`None` when singular): each solve then costs
+/// multiplications only, one division in all — a hinge solves with its `K` twice per pass (the
+/// angle rows' turn and the point block).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct FactoredSym22 {
+    pub k: Sym22,
+    pub inv_det: Option<f32>,
+}
+
+impl FactoredSym22 {
+    /// `x` with `K·x = b` ([`Sym22::solve`]).
+    #[inline]
+    pub fn solve(&self, b: Vec2) -> Vec2 {
+        let Some(inv_det) = self.inv_det else {
+            return Vec2::ZERO;
+        };
+        let k = &self.k;
         Vec2::new(
-            inv_det * (self.k22 * b.x - self.k12 * b.y),
-            inv_det * (self.k11 * b.y - self.k12 * b.x),
+            inv_det * (k.k22 * b.x - k.k12 * b.y),
+            inv_det * (k.k11 * b.y - k.k12 * b.x),
         )
     }
 }
@@ -616,6 +745,107 @@ mod tests {
                 "{response} vs {column}"
             );
         }
+    }
+
+    /// Two bodies in motion, with masses and lever arms that make every row below act.
+    fn moving_pair() -> JointPair {
+        let mut a = BodyState::IDENTITY;
+        a.linear_velocity = Vec2::new(0.4, -1.2);
+        a.angular_velocity = 0.7;
+        let mut b = BodyState::IDENTITY;
+        b.linear_velocity = Vec2::new(-0.9, 0.3);
+        b.angular_velocity = -1.6;
+        JointPair {
+            a,
+            b,
+            inv_mass_a: 0.5,
+            inv_inertia_a: 2.0,
+            inv_mass_b: 0.25,
+            inv_inertia_b: 1.5,
+        }
+    }
+
+    /// Spring, motor and both limits on one row, in the joints' order; returns the impulses.
+    fn solve_four_rows(row: &mut impl ScalarRow, pair: &mut JointPair) -> JointImpulses {
+        let h = 1.0 / 240.0;
+        let prepared = JointPrepared {
+            joint_softness: Softness::new(60.0, 2.0, h),
+            ..JointPrepared::default()
+        };
+        let pass = PassContext {
+            prepared: &prepared,
+            h,
+            inv_h: 1.0 / h,
+            use_bias: true,
+        };
+        let mut i = JointImpulses {
+            spring: 0.05,
+            lower: 0.02,
+            ..JointImpulses::default()
+        };
+        let spring = RowTerms::spring(&Softness::new(4.0, 0.5, h), 0.3);
+        solve_row(row, pair, &spring, &mut i.spring);
+        solve_motor(row, pair, -0.8, 0.2, &mut i.motor);
+        // The lower limit violated by 1 cm pushes the row out faster than the upper limit,
+        // 1 mm away (speculative), allows.
+        solve_limits(row, pair, (-0.01, 0.001), &pass, &mut i);
+        i
+    }
+
+    #[test]
+    fn deferred_rows_end_where_the_rows_applied_one_by_one_do() {
+        // The same four rows, once applying every impulse to the bodies and once deferred
+        // (module notes, "Rows that share one Jacobian touch the bodies once"): the same
+        // impulses and the same final velocities, to rounding.
+        let start = moving_pair();
+        let axial = AxialRow::new(&start, Vec2::new(0.6, 0.8), 0.35, -0.9);
+
+        let (mut direct_pair, mut direct_row) = (start, axial);
+        let direct = solve_four_rows(&mut direct_row, &mut direct_pair);
+
+        let mut deferred_pair = start;
+        let mut deferred_row = Deferred::new(axial, &deferred_pair);
+        let deferred = solve_four_rows(&mut deferred_row, &mut deferred_pair);
+        assert_eq!(
+            deferred_pair.a, start.a,
+            "deferred rows touched the bodies early"
+        );
+        deferred_row.finish(&mut deferred_pair);
+
+        let impulses = |i: &JointImpulses| [i.spring, i.motor, i.lower, i.upper];
+        for (d, e) in impulses(&direct).into_iter().zip(impulses(&deferred)) {
+            assert!((d - e).abs() < 1e-6, "impulse {d} vs {e}");
+        }
+        // Every row acted, so the whole sequence was tested.
+        assert!(
+            impulses(&direct).iter().all(|&x| x.abs() > 1e-3),
+            "{direct:?}"
+        );
+        for (d, e) in [
+            (direct_pair.a, deferred_pair.a),
+            (direct_pair.b, deferred_pair.b),
+        ] {
+            assert!((d.linear_velocity - e.linear_velocity).length() < 1e-6);
+            assert!((d.angular_velocity - e.angular_velocity).abs() < 1e-6);
+        }
+    }
+
+    #[test]
+    fn responses_are_the_velocity_change_per_unit_impulse() {
+        let start = moving_pair();
+        let axial = AxialRow::new(&start, Vec2::new(0.6, 0.8), 0.35, -0.9);
+        let spin = AngularRow { mass: 0.0 };
+        fn check(mut row: impl ScalarRow, start: &JointPair) {
+            let mut pair = *start;
+            row.apply(&mut pair, 0.25);
+            let change = row.velocity(&pair) - row.velocity(start);
+            let expected = 0.25 * row.response(start);
+            assert!((change - expected).abs() < 1e-6, "{change} vs {expected}");
+        }
+        check(axial, &start);
+        check(spin, &start);
+        // Axial: 0.5 + 0.25 + 2·0.35² + 1.5·0.9² = 2.21.
+        assert!((axial.response(&start) - 2.21).abs() < 1e-6);
     }
 
     #[test]

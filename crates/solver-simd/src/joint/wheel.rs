@@ -11,12 +11,16 @@
 //! - **Spring** along the axis, `C = x`, with its own softness in every pass.
 //! - **Motor** on `Ċ = ωB − ωA − speed`, effective mass `1/(IA⁻¹ + IB⁻¹)`, accumulated impulse
 //!   bounded by `h·max_motor_torque`.
-//! - **Limits** `x − lower ≥ 0`, `upper − x ≥ 0`, speculative while open.
+//! - **Limits** `x − lower ≥ 0`, `upper − x ≥ 0`, speculative while open. The two share the
+//!   axial Jacobian, so they are solved on `ẋ` alone and their total impulse is applied once
+//!   (`rows.rs`, "Rows that share one Jacobian touch the bodies once"). The spring shares it
+//!   too, but the motor between them reads `ωB − ωA`, which the spring's impulse changes, so
+//!   the spring is applied before the motor runs.
 //! - **Line**: `C = n·d`, effective mass `1/(mA⁻¹ + mB⁻¹ + IA⁻¹·s1² + IB⁻¹·s2²)`, soft with
 //!   the joint softness in the biased pass, rigid in the relax pass; solved last.
 
 use super::prismatic::{LineGeometry, line_impulse};
-use super::rows::{AngularRow, JointPair, RowTerms, solve_motor, solve_row};
+use super::rows::{AngularRow, Deferred, JointPair, RowTerms, solve_motor, solve_row};
 use super::{JointImpulses, JointParams, JointPrepared, PassContext};
 use super::{spring_softness, switched_impulses};
 use core_soa::Vec2;
@@ -74,7 +78,8 @@ impl WheelJoint {
         let p = pass.prepared;
         let mut g = LineGeometry::current(pair, p);
         if self.enable_spring {
-            g.solve_spring(&p.spring_softness, pair, &mut i.spring);
+            let mut axial = g.axial;
+            g.solve_spring(&mut axial, &p.spring_softness, pair, &mut i.spring);
         }
         if self.enable_motor && p.angular_mass > 0.0 {
             let mut spin = AngularRow {
@@ -85,7 +90,9 @@ impl WheelJoint {
         }
         if self.enable_limit {
             let limits = (self.lower_translation, self.upper_translation);
-            g.solve_limits(limits, i, pair, pass);
+            let mut axial = Deferred::new(g.axial, pair);
+            g.solve_limits(&mut axial, limits, i, pair, pass);
+            axial.finish(pair);
         }
         let terms = RowTerms::equality(&p.joint_softness, g.offset, pass.use_bias);
         solve_row(&mut g.perp, pair, &terms, &mut i.linear.x);
