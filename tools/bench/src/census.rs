@@ -110,7 +110,7 @@ impl Census {
     }
 }
 
-/// The header of [`line`]'s table.
+/// The header of [`line()`]'s table.
 pub fn header() -> String {
     format!(
         "{:<8} {:>6} {:>8} {:>7} {:>7} | {:>7} {:>6} {:>6} {:>6} {:>7} | {:>7} {:>6} {:>6} {:>6} \
