@@ -90,7 +90,7 @@ use cloth::ClothSolver;
 use engine::{BenchError, EngineFactory, EngineOptions, engine_factory};
 use progress::Progress;
 use report::Row;
-use runner::{PreparedScene, RunConfig, RunResult, median, run_once};
+use runner::{PreparedScene, RunConfig, RunResult, median, median_phases, run_once};
 use scenes::description::{
     SCALE_SCENES, SCENES, SUBSTEPS, SceneSpec, TIME_STEP, VALIDATION_SCENES, find_scene,
 };
@@ -402,7 +402,7 @@ fn measure(
     let ran = engines.iter().zip(runs).filter_map(|(e, r)| Some((e, r?)));
     ran.map(|((name, _), runs)| {
         let times: Vec<f64> = runs.iter().map(|r| r.timed_ms).collect();
-        let last = runs.last().cloned();
+        let last = runs.last();
         Row {
             scene: scene.spec.name,
             engine: name.clone(),
@@ -410,10 +410,10 @@ fn measure(
             steps,
             repeats: options.repeats,
             median_ms: median(&times).unwrap_or(f64::NAN),
-            counters: last.as_ref().map(|r| r.counters).unwrap_or_default(),
-            quality: last.as_ref().map(|r| r.quality).unwrap_or_default(),
-            bytes: last.as_ref().map(|r| r.bytes).unwrap_or_default(),
-            phases: last.map(|r| r.phases).unwrap_or_default(),
+            counters: last.map(|r| r.counters).unwrap_or_default(),
+            quality: last.map(|r| r.quality).unwrap_or_default(),
+            bytes: last.map(|r| r.bytes).unwrap_or_default(),
+            phases: median_phases(&runs),
         }
     })
     .collect()

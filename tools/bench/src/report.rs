@@ -28,7 +28,8 @@ pub struct Row {
     pub median_ms: f64,
     pub counters: Counters,
     pub quality: Quality,
-    /// Mean milliseconds per timed step of each reported phase (last repeat).
+    /// Mean milliseconds per timed step of each reported phase, of the repeat whose time is
+    /// the median (`runner::median_phases`).
     pub phases: Vec<(&'static str, f64)>,
     /// Bytes the engine held for the scene after the run (last repeat).
     pub bytes: u64,
