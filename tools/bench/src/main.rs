@@ -114,7 +114,8 @@ usage: prism-bench [options]
   --no-recycling   turn off contact recycling in every engine (default: on)
   --json           print one JSON object per line instead of the table
   --stages         under each table row, the engine's mean ms/step per phase and solver
-                   stage (Prism's StepProfile, Box2D's b2Profile; table output only)
+                   stage (Prism's StepProfile, Box2D's b2Profile) of the median repeat;
+                   with --json, the same as a \"phases\" object
   --csv DIR        also write DIR/<engine>/<scene>.csv with `threads,ms` lines
   --curve FILE     after the timed scenes, print ms/step and bytes per body against the
                    body count (meant for --scene scale) and write that curve to FILE (CSV)
@@ -426,7 +427,7 @@ fn print_rows(rows: &[Row], json: bool, stages: bool) -> Result<(), BenchError> 
         .map(|r| r.median_ms);
     for row in rows {
         if json {
-            emit(&report::json_line(row))?;
+            emit(&report::json_line(row, stages))?;
         } else {
             emit(&report::table_line(row, box2d_ms))?;
         }
