@@ -41,6 +41,12 @@
 //!    overlapping it where the step left them, and the changes since the last step become
 //!    sensor begin and end events (`sensor.rs`). Sensor shapes make no contacts.
 //!
+//! The rest of the call is timed too, so the [`StepProfile`]'s phases add up to its `total`:
+//! clearing the last step's event lists (`events`), breaking overloaded joints
+//! (`break_joints`), the particle systems (`particles`), giving back the spare room of stores
+//! a burst grew (`release_spare`, `spare.rs`) and, with more than one worker, handing the step
+//! to the world's pool and back (`handoff`).
+//!
 //! Serial work left in a step, all proportional to what changed rather than to the world: the
 //! new pairs' contact creation, the changed contacts' state updates, the escaped proxies'
 //! re-insertion and the tree rebuild above them, the swept bullets' new poses and boxes,

@@ -5,6 +5,18 @@
 //! [`crate::World::step`] plus the solver's own per-stage breakdown. [`Counters`] is computed on
 //! request from the world's arrays. Both report only things that exist in the world.
 //!
+//! The phases cover the whole call: everything `World::step` does runs inside one of them, so
+//! the top-level fields (all but `solver`, `continuous` and `particle_figures`, which break
+//! down `solve`, `finalize` and `particles`) add up to `total` but for the clock reads between
+//! them. With more than one worker the step runs on a thread of the world's pool while the
+//! caller waits; waking that thread and then the caller again is `handoff`, the part of
+//! `total` that no phase's code runs in. A benchmark timing the call from outside therefore
+//! sees `total`, and nothing it measures is missing from the breakdown.
+//!
+//! [`timed`] is never inlined, so each phase stays a function of its own in an
+//! instruction-level profile (callgrind and the like) of an optimised build, and the phases'
+//! inclusive costs can be set against the step's.
+//!
 //! The colour counters describe the constraint graph as the next solve will see it: how many
 //! colours hold contacts, how many contacts each holds, and how many found no colour (the
 //! overflow set, solved by the scalar path). A scene whose contacts pile into the overflow set
@@ -19,15 +31,18 @@
 //!
 //! ```text
 //!   zone                          thread            what
-//!   step                          step's thread     the whole step (`total`)
-//!   pairs, collide, update_contacts, solve, finalize, sleep, sensors
+//!   step                          step's thread     the whole step (`total` less `handoff`)
+//!   handoff                       caller's thread   the call's wait for the pool (more than
+//!                                                   one worker): it spans the pool's `step`,
+//!                                                   and the gaps at its two ends are `handoff`
+//!   pairs, collide, update_contacts, solve, break_joints, finalize, sleep, sensors,
+//!   particles, release_spare
 //!                                 step's thread     the phase of that name
 //!   continuous                    every worker      a finalize chunk's fast-body sweeps
 //!   continuous_bullets            step's thread     the bullets' pass (part of `continuous`)
-//!   events_hits, events_asleep    step's thread     the two parts of `events` (move events
+//!   events_begin, events_hits, events_asleep
+//!                                 step's thread     the three parts of `events` (move events
 //!                                                   are recorded in the finalize chunks)
-//!   break_joints                  step's thread     breaking overloaded joints (not timed
-//!                                                   in `StepProfile`)
 //!   <phase> chunk                 every worker      one chunk of a parallel phase
 //!   prepare … store_impulses, <stage> block, begin_step, finalize_poses
 //!                                 (see solver-simd's `profile` module)
@@ -104,6 +119,8 @@ pub struct StepProfile {
     pub solve: f32,
     /// The solver's own stages (a breakdown of `solve`).
     pub solver: SolverProfile,
+    /// Breaking the joints whose reaction exceeded their threshold, and their break events.
+    pub break_joints: f32,
     /// Sleep timers, shape bounding boxes and broadphase proxies of the awake bodies, and
     /// continuous collision.
     pub finalize: f32,
@@ -115,8 +132,10 @@ pub struct StepProfile {
     pub sleep: f32,
     /// Sensor overlaps and sensor events.
     pub sensors: f32,
-    /// Hit events, and marking the move events of bodies that fell asleep (the move events
-    /// themselves are recorded in the finalize pass, part of `finalize`).
+    /// Events: clearing the last step's contact and sensor events (and delivering the end
+    /// events left pending between steps), hit events, and marking the move events of bodies
+    /// that fell asleep (the move events themselves are recorded in the finalize pass, part of
+    /// `finalize`).
     pub events: f32,
     /// The particle systems' step: contacts with the shapes, forces, constraint solves,
     /// integration, and the reactions handed to the bodies.
@@ -124,7 +143,13 @@ pub struct StepProfile {
     /// The particle systems' own figures, combined over the systems: phase times, CG solves,
     /// iterations and the largest residual, PGS sweeps, contacts, the largest constraint error.
     pub particle_figures: particles::ParticleProfile,
-    /// The whole step.
+    /// Giving back the spare room of the stores that grew in a burst (`spare.rs`).
+    pub release_spare: f32,
+    /// Handing the step to the world's thread pool and back: the wake-up of a pool thread
+    /// and then of the caller (0 with one worker, where the step runs on the caller).
+    pub handoff: f32,
+    /// The whole step as its caller waits for it: the phases above and `handoff` (the
+    /// whole-world validation of the `validate` feature left out).
     pub total: f32,
 }
 
@@ -157,7 +182,9 @@ pub struct Counters {
     pub overflow_contacts: usize,
 }
 
-/// Runs `phase` and returns its result with the elapsed milliseconds.
+/// Runs `phase` and returns its result with the elapsed milliseconds. Never inlined (see the
+/// module notes).
+#[inline(never)]
 pub(crate) fn timed<R>(phase: impl FnOnce() -> R) -> (R, f32) {
     let start = Instant::now();
     let result = phase();

@@ -14,6 +14,7 @@
 //! Capacity is never read by anything that computes a result, and the pair set is only ever
 //! asked for membership, never iterated, so none of this can change a step's outcome.
 
+use crate::profile::zone;
 use crate::solver_set::{AWAKE_SET, DISABLED_SET};
 use crate::world::World;
 use core_soa::release_spare;
@@ -22,6 +23,7 @@ use core_soa::spare::is_sparse;
 impl World {
     /// Cuts the spare room of the stores that change from step to step (see the module notes).
     pub(crate) fn release_spare_capacity(&mut self) {
+        zone!("release_spare");
         for set in [AWAKE_SET, DISABLED_SET] {
             if let Some(store) = self.solver_sets.get_mut(set as usize) {
                 store.release_spare();

@@ -155,8 +155,21 @@ impl World {
             // One worker: every phase runs serially on the caller, with no hand-off to the pool.
             return self.run_step(dt, substeps);
         }
+        self.run_step_in_pool(dt, substeps)
+    }
+
+    /// Runs the step on the world's pool and adds the hand-off to the profile: the caller waits
+    /// while a pool thread wakes, runs the step and wakes the caller again, and those two
+    /// wake-ups are part of what the call costs (`StepProfile::handoff`).
+    fn run_step_in_pool(&mut self, dt: f32, substeps: u32) -> Result<(), PrismError> {
+        zone!("handoff");
+        let call = Instant::now();
         let pool = Arc::clone(&self.thread_pool);
-        pool.install(|| self.run_step(dt, substeps))
+        let (stepped, inside) = pool.install(|| timed(|| self.run_step(dt, substeps)));
+        let handoff = (elapsed_ms(call) - inside).max(0.0);
+        self.profile.handoff = handoff;
+        self.profile.total += handoff;
+        stepped
     }
 
     /// A step with `dt == 0`: clears the last step's events and timings, changes nothing else.
@@ -177,21 +190,23 @@ impl World {
     fn run_step(&mut self, dt: f32, substeps: u32) -> Result<(), PrismError> {
         zone!("step");
         let start = Instant::now();
-        self.events.begin_step();
-        self.sensors.begin_step();
+        let ((), begin) = timed(|| self.begin_step_events());
 
         let ((), pairs) = timed(|| self.update_pairs());
         let (changed, collide) = timed(|| self.collide());
         let ((), update_contacts) = timed(|| self.update_contact_states(&changed));
+        drop(changed);
         let (diverged, solve) = timed(|| self.solve(dt, substeps));
+        self.diverged = diverged;
         let ((), hits) = timed(|| self.report_hits());
-        self.break_overloaded_joints();
+        let ((), break_joints) = timed(|| self.break_overloaded_joints());
         let ((moving_kinematics, continuous), finalize) = timed(|| self.finalize_bodies(dt));
         let ((), sleep) = timed(|| self.update_sleep(&moving_kinematics));
+        drop(moving_kinematics);
         let ((), asleep) = timed(|| self.mark_fallen_asleep());
         let ((), sensors) = timed(|| self.overlap_sensors());
         let (particle_figures, particles) = timed(|| self.step_particles(dt));
-        self.release_spare_capacity();
+        let ((), release_spare) = timed(|| self.release_spare_capacity());
 
         self.profile = StepProfile {
             pairs,
@@ -199,20 +214,30 @@ impl World {
             update_contacts,
             solve,
             solver: self.profile.solver,
+            break_joints,
             finalize,
             continuous,
             sleep,
             sensors,
-            events: hits + asleep,
+            events: begin + hits + asleep,
             particles,
             particle_figures,
+            release_spare,
+            handoff: 0.0,
             total: elapsed_ms(start),
         };
         self.end_profiler_frame();
-        self.diverged = diverged;
         #[cfg(feature = "validate")]
         self.validate()?;
         Ok(())
+    }
+
+    /// Starts the step's event lists: clears the last step's contact and sensor events and
+    /// delivers the end events that calls between steps left pending (a part of `events`).
+    fn begin_step_events(&mut self) {
+        zone!("events_begin");
+        self.events.begin_step();
+        self.sensors.begin_step();
     }
 
     /// The settings the world was created with (gravity as last set).

@@ -91,7 +91,7 @@ use cloth::ClothSolver;
 use engine::{BenchError, EngineFactory, EngineOptions, engine_factory};
 use progress::Progress;
 use report::Row;
-use runner::{PreparedScene, RunConfig, RunResult, median, run_once};
+use runner::{PreparedScene, RunConfig, RunResult, median, median_phases, run_once};
 use scenes::description::{
     SCALE_SCENES, SCENES, SUBSTEPS, SceneSpec, TIME_STEP, VALIDATION_SCENES, find_scene,
 };
@@ -115,7 +115,8 @@ usage: prism-bench [options]
   --no-recycling   turn off contact recycling in every engine (default: on)
   --json           print one JSON object per line instead of the table
   --stages         under each table row, the engine's mean ms/step per phase and solver
-                   stage (Prism's StepProfile, Box2D's b2Profile; table output only)
+                   stage (Prism's StepProfile, Box2D's b2Profile) of the median repeat;
+                   with --json, the same as a \"phases\" object
   --csv DIR        also write DIR/<engine>/<scene>.csv with `threads,ms` lines
   --curve FILE     after the timed scenes, print ms/step and bytes per body against the
                    body count (meant for --scene scale) and write that curve to FILE (CSV)
@@ -411,7 +412,7 @@ fn measure(
     let ran = engines.iter().zip(runs).filter_map(|(e, r)| Some((e, r?)));
     ran.map(|((name, _), runs)| {
         let times: Vec<f64> = runs.iter().map(|r| r.timed_ms).collect();
-        let last = runs.last().cloned();
+        let last = runs.last();
         Row {
             scene: scene.spec.name,
             engine: name.clone(),
@@ -419,10 +420,10 @@ fn measure(
             steps,
             repeats: options.repeats,
             median_ms: median(&times).unwrap_or(f64::NAN),
-            counters: last.as_ref().map(|r| r.counters).unwrap_or_default(),
-            quality: last.as_ref().map(|r| r.quality).unwrap_or_default(),
-            bytes: last.as_ref().map(|r| r.bytes).unwrap_or_default(),
-            phases: last.map(|r| r.phases).unwrap_or_default(),
+            counters: last.map(|r| r.counters).unwrap_or_default(),
+            quality: last.map(|r| r.quality).unwrap_or_default(),
+            bytes: last.map(|r| r.bytes).unwrap_or_default(),
+            phases: median_phases(&runs),
         }
     })
     .collect()
@@ -435,7 +436,7 @@ fn print_rows(rows: &[Row], json: bool, stages: bool) -> Result<(), BenchError> 
         .map(|r| r.median_ms);
     for row in rows {
         if json {
-            emit(&report::json_line(row))?;
+            emit(&report::json_line(row, stages))?;
         } else {
             emit(&report::table_line(row, box2d_ms))?;
         }

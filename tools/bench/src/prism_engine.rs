@@ -30,7 +30,7 @@ struct PrismEngine {
 
 /// The phases and solver stages of a `StepProfile`, in step order. The labels are the names of
 /// the Tracy zones of a `profile` build (no two alike), so a capture reads like this table.
-fn phases(profile: &StepProfile) -> [(&'static str, f32); 20] {
+fn phases(profile: &StepProfile) -> [(&'static str, f32); 23] {
     let solver = &profile.solver;
     [
         ("pairs", profile.pairs),
@@ -46,12 +46,15 @@ fn phases(profile: &StepProfile) -> [(&'static str, f32); 20] {
         ("  restitution", solver.restitution),
         ("  store_impulses", solver.store_impulses),
         ("  finalize_poses", solver.finalize),
+        ("break_joints", profile.break_joints),
         ("finalize", profile.finalize),
         ("  continuous", profile.continuous),
         ("sleep", profile.sleep),
         ("sensors", profile.sensors),
         ("events", profile.events),
         ("particles", profile.particles),
+        ("release_spare", profile.release_spare),
+        ("handoff", profile.handoff),
         ("total", profile.total),
     ]
 }

@@ -4,8 +4,8 @@
 //! per timed step, the counters, the memory the engine held after the run (MB = 10⁶ bytes, see
 //! `runner` for how it is measured), the quality figures and the ratio to Box2D's median when
 //! Box2D ran the same scene and thread count in the same process. JSON is written by hand
-//! (one object per line, keys in a fixed order, the memory as `"bytes"`); non-finite numbers
-//! become `null`. CSV follows Box2D's results format: `DIR/<engine>/<scene>.csv` holding a
+//! (one object per line, keys in a fixed order, the memory as `"bytes"`, and with `--stages`
+//! the phases as `"phases"`); non-finite numbers become `null`. CSV follows Box2D's results format: `DIR/<engine>/<scene>.csv` holding a
 //! `threads,ms` header and one `threads,ms` line per thread count (that format has no place
 //! for the bytes).
 
@@ -28,7 +28,8 @@ pub struct Row {
     pub median_ms: f64,
     pub counters: Counters,
     pub quality: Quality,
-    /// Mean milliseconds per timed step of each reported phase (last repeat).
+    /// Mean milliseconds per timed step of each reported phase, of the repeat whose time is
+    /// the median (`runner::median_phases`).
     pub phases: Vec<(&'static str, f64)>,
     /// Bytes the engine held for the scene after the run (last repeat).
     pub bytes: u64,
@@ -79,12 +80,18 @@ fn quality_json(quality: &Quality) -> String {
     format!("{{{}}}", fields.join(","))
 }
 
-/// One JSON object (no trailing newline), keys in the documented order.
-pub fn json_line(row: &Row) -> String {
+/// One JSON object (no trailing newline), keys in the documented order; with `stages`, a last
+/// key `phases` holds what the table's `--stages` line shows (see [`phases_json`]).
+pub fn json_line(row: &Row, stages: bool) -> String {
+    let phases = if stages && !row.phases.is_empty() {
+        format!(",\"phases\":{}", phases_json(&row.phases))
+    } else {
+        String::new()
+    };
     format!(
         "{{\"scene\":{},\"engine\":{},\"threads\":{},\"steps\":{},\"repeats\":{},\
          \"median_ms\":{},\"ms_per_step\":{},\"bodies\":{},\"contacts\":{},\"bytes\":{},\
-         \"quality\":{}}}",
+         \"quality\":{}{phases}}}",
         json_string(row.scene),
         json_string(&row.engine),
         row.threads,
@@ -97,6 +104,16 @@ pub fn json_line(row: &Row) -> String {
         row.bytes,
         quality_json(&row.quality),
     )
+}
+
+/// The phases as a JSON object: each label (without the table's indentation) and its ms per
+/// timed step, in the engine's order.
+fn phases_json(phases: &[(&'static str, f64)]) -> String {
+    let fields: Vec<String> = phases
+        .iter()
+        .map(|(name, ms)| format!("{}:{}", json_string(name.trim_start()), json_number(*ms)))
+        .collect();
+    format!("{{{}}}", fields.join(","))
 }
 
 pub(crate) fn json_string(text: &str) -> String {
@@ -248,13 +265,31 @@ mod tests {
 
     #[test]
     fn json_line_has_the_documented_keys_in_order() {
-        let line = json_line(&row("box2d", 2, 1000.0));
+        let line = json_line(&row("box2d", 2, 1000.0), false);
         assert_eq!(
             line,
             "{\"scene\":\"large_pyramid\",\"engine\":\"box2d\",\"threads\":2,\"steps\":501,\
              \"repeats\":3,\"median_ms\":1000,\"ms_per_step\":2,\"bodies\":5051,\
              \"contacts\":14950,\"bytes\":12345678,\"quality\":{\"max_penetration_m\":0.5,\
              \"top_drop_m\":0.25}}"
+        );
+    }
+
+    /// With `--stages` the JSON object ends with the phases line's figures, under the same
+    /// labels less their indentation; without it, or with no phases, there is no such key.
+    #[test]
+    fn json_line_carries_the_phases_with_stages() {
+        let mut with_phases = row("prism", 1, 1000.0);
+        with_phases.phases = vec![("solve", 1.5), ("  prepare", 0.25), ("total", 2.0)];
+        let line = json_line(&with_phases, true);
+        let tail = ",\"phases\":{\"solve\":1.5,\"prepare\":0.25,\"total\":2}}";
+        assert!(line.ends_with(tail), "{line}");
+        assert!(!json_line(&with_phases, false).contains("phases"));
+        assert!(!json_line(&row("prism", 1, 1000.0), true).contains("phases"));
+        let phases_line = phases_line(&with_phases);
+        assert_eq!(
+            phases_line,
+            "    ms/step: solve 1.500   prepare 0.250 total 2.000"
         );
     }
 

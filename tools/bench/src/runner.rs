@@ -184,6 +184,28 @@ fn timed_phase_means(
         .collect()
 }
 
+/// The phases of the run whose time is the median of `runs` (the mean of the two middle runs'
+/// phases for an even count, as the median is their mean), so that a row's phases describe
+/// the steps its median time measured. Taking them from any one fixed repeat instead (the
+/// last, say) would set one run's breakdown against another run's time, and on a noisy
+/// machine the two differ by as much as the noise. Empty if `runs` is.
+pub fn median_phases(runs: &[RunResult]) -> Vec<(&'static str, f64)> {
+    let mut order: Vec<&RunResult> = runs.iter().collect();
+    order.sort_by(|a, b| a.timed_ms.total_cmp(&b.timed_ms));
+    let mid = order.len() / 2;
+    match order.len() {
+        0 => Vec::new(),
+        n if n % 2 == 1 => order[mid].phases.clone(),
+        _ => {
+            let (low, high) = (&order[mid - 1].phases, &order[mid].phases);
+            let pairs = low.iter().zip(high);
+            pairs
+                .map(|(&(name, a), &(_, b))| (name, 0.5 * (a + b)))
+                .collect()
+        }
+    }
+}
+
 /// The largest drop of a top box below its starting height.
 fn top_drop(engine: &dyn crate::engine::Engine, scene: &PreparedScene) -> Result<f32, BenchError> {
     let mut largest = f32::NEG_INFINITY;
@@ -223,6 +245,38 @@ mod tests {
         assert_eq!(median(&[3.0]), Some(3.0));
         assert_eq!(median(&[5.0, 1.0, 3.0]), Some(3.0));
         assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
+    }
+
+    fn run_with(timed_ms: f64, total: f64) -> RunResult {
+        RunResult {
+            timed_ms,
+            counters: Counters::default(),
+            quality: Quality::default(),
+            phases: vec![("pairs", 0.25 * total), ("total", total)],
+            bytes: 0,
+        }
+    }
+
+    /// The phases come from the run that gave the median time, whatever its place among the
+    /// repeats; for an even count they are the mean of the two middle runs', as the time is.
+    #[test]
+    fn phases_are_those_of_the_median_run() {
+        assert!(median_phases(&[]).is_empty());
+        let runs = [
+            run_with(30.0, 3.0),
+            run_with(10.0, 1.0),
+            run_with(20.0, 2.0),
+        ];
+        assert_eq!(median_phases(&runs), vec![("pairs", 0.5), ("total", 2.0)]);
+        let runs = [
+            runs[0].clone(),
+            runs[1].clone(),
+            run_with(40.0, 4.0),
+            runs[2].clone(),
+        ];
+        let times: Vec<f64> = runs.iter().map(|r| r.timed_ms).collect();
+        assert_eq!(median(&times), Some(25.0));
+        assert_eq!(median_phases(&runs), vec![("pairs", 0.625), ("total", 2.5)]);
     }
 
     /// An engine's own count is taken as it is; a Rust engine's bytes are the allocator's
