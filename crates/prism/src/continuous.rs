@@ -135,6 +135,17 @@ pub(crate) fn is_fast(sim: &BodySim, state: &BodyState, dt: f32) -> bool {
     if state.flags & body_flags::DYNAMIC == 0 {
         return false;
     }
+    // Most fast bodies are plainly fast: their centre alone moved (or would move) well over
+    // the threshold. Squared lengths with a 1 % margin decide those without a square root or a
+    // division, and leave every case near the threshold to the exact test below, so the
+    // answer is the same.
+    let clear = 1.01 * 0.5 * sim.min_extent;
+    let (velocity, displacement) = (state.linear_velocity, state.delta_position);
+    let clear_sq = clear * clear;
+    if velocity.length_squared() * (dt * dt) > clear_sq || displacement.length_squared() > clear_sq
+    {
+        return true;
+    }
     let reach = sim.max_extent;
     let speed = state.linear_velocity.length() + state.angular_velocity.abs() * reach;
     let travel = state.delta_position.length() + rotation_chord(state.delta_rotation) * reach;
