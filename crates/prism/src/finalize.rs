@@ -73,6 +73,9 @@ pub(crate) const BOX_CHUNK: usize = 256;
 pub(crate) struct Escape {
     shape: ShapeId,
     reach: Aabb,
+    /// The shape's fat margin in its tree (`broadphase::fat_margin`), computed by the
+    /// parallel chunk so that the serial part only moves the proxy.
+    margin: f32,
 }
 
 /// What one chunk of bodies reports to the serial part.
@@ -380,7 +383,12 @@ pub(crate) fn test_shapes<'a>(
         if record.fat_aabb.contains(&reach) {
             slack = slack.min(inner_gap(&record.fat_aabb, &reach));
         } else if record.tree != TreeKind::Static {
-            escapes.push(Escape { shape, reach });
+            let margin = fat_margin(record.tree, &record.geometry);
+            escapes.push(Escape {
+                shape,
+                reach,
+                margin,
+            });
             escaped = true;
         }
     }
@@ -435,7 +443,7 @@ pub(crate) fn apply_escape(
     let Some(shape) = shapes.get_mut(escape.shape) else {
         return;
     };
-    let margin = fat_margin(shape.tree, &shape.geometry);
+    let margin = escape.margin;
     let tree = broadphase.tree_mut(shape.tree);
     // Only the moving tree is rebuilt at the end of the phase; any other tree moves at once.
     let moved = if shape.tree == TreeKind::Moving {
