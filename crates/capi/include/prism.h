@@ -691,8 +691,24 @@ typedef struct PrismStepProfile {
   float finalize;
   // Islands and sleep.
   float sleep;
-  // The whole step.
+  // The whole step: the phases here, the solver's stages and `continuous` aside, add up
+  // to it (but for the clock reads between them).
   float total;
+  // Continuous collision (a part of `finalize`; the finalize chunks' sweep times summed over
+  // the workers).
+  float continuous;
+  // Sensor overlaps and sensor events.
+  float sensors;
+  // Clearing the last step's events, hit events, marking bodies fallen asleep.
+  float events;
+  // Particle systems.
+  float particles;
+  // Breaking overloaded joints.
+  float break_joints;
+  // Giving back the spare room of stores that grew in a burst.
+  float release_spare;
+  // With more than one worker, handing the step to the pool thread and back.
+  float handoff;
 } PrismStepProfile;
 
 // Moves under gravity, forces, contacts and joints.

@@ -1,7 +1,8 @@
 //! Step timings and world counters.
 //!
 //! `PrismStepProfile` holds the wall-clock milliseconds of each phase of the last step, with
-//! the solver's own stages as a nested `PrismSolverProfile`; `PrismCounters` the current sizes of
+//! the solver's own stages as a nested `PrismSolverProfile` (the phases added after the first
+//! release follow `total`, so the struct's earlier layout is unchanged); `PrismCounters` the current sizes of
 //! the world's structures, including how many contacts each graph colour holds.
 
 use crate::boundary::get;
@@ -59,8 +60,24 @@ pub struct PrismStepProfile {
     pub finalize: f32,
     /// Islands and sleep.
     pub sleep: f32,
-    /// The whole step.
+    /// The whole step: the phases here, the solver's stages and `continuous` aside, add up
+    /// to it (but for the clock reads between them).
     pub total: f32,
+    /// Continuous collision (a part of `finalize`; the finalize chunks' sweep times summed over
+    /// the workers).
+    pub continuous: f32,
+    /// Sensor overlaps and sensor events.
+    pub sensors: f32,
+    /// Clearing the last step's events, hit events, marking bodies fallen asleep.
+    pub events: f32,
+    /// Particle systems.
+    pub particles: f32,
+    /// Breaking overloaded joints.
+    pub break_joints: f32,
+    /// Giving back the spare room of stores that grew in a burst.
+    pub release_spare: f32,
+    /// With more than one worker, handing the step to the pool thread and back.
+    pub handoff: f32,
 }
 
 /// Sizes of a world's structures.
@@ -121,6 +138,13 @@ impl From<StepProfile> for PrismStepProfile {
             finalize: p.finalize,
             sleep: p.sleep,
             total: p.total,
+            continuous: p.continuous,
+            sensors: p.sensors,
+            events: p.events,
+            particles: p.particles,
+            break_joints: p.break_joints,
+            release_spare: p.release_spare,
+            handoff: p.handoff,
         }
     }
 }
