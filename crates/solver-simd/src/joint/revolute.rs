@@ -299,6 +299,7 @@ pub(crate) fn angular_impulse(i: &JointImpulses) -> f32 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::rows::tests::resting_pair;
     use super::*;
     use core_soa::BodyState;
 
@@ -306,14 +307,7 @@ mod tests {
     fn a_hinge_turn_changes_the_relative_spin_by_its_complement() {
         // Two free bodies: a turn of 0.3 changes ωB − ωA by 0.3·c and leaves the hinge's
         // relative velocity alone (module notes, "The angle rows touch the bodies once").
-        let pair = JointPair {
-            a: BodyState::IDENTITY,
-            b: BodyState::IDENTITY,
-            inv_mass_a: 0.5,
-            inv_inertia_a: 2.0,
-            inv_mass_b: 0.25,
-            inv_inertia_b: 1.5,
-        };
+        let pair = resting_pair();
         let anchors = (Vec2::new(0.3, -0.7), Vec2::new(-1.1, 0.4));
         // `K` and its determinant serve the angle rows' turn and the point block alike.
         let k = pair.point_matrix(anchors.0, anchors.1).factor();

@@ -698,8 +698,21 @@ pub(crate) fn accumulate_within_length(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
+
+    /// Two bodies at rest with unequal masses and inertias, so that every term of a row acts;
+    /// the joints' row tests start from it.
+    pub(in crate::joint) fn resting_pair() -> JointPair {
+        JointPair {
+            a: BodyState::IDENTITY,
+            b: BodyState::IDENTITY,
+            inv_mass_a: 0.5,
+            inv_inertia_a: 2.0,
+            inv_mass_b: 0.25,
+            inv_inertia_b: 1.5,
+        }
+    }
 
     #[test]
     fn sym22_solve_inverts_the_matrix() {
@@ -723,14 +736,7 @@ mod tests {
     fn point_matrix_matches_the_velocity_response() {
         // Apply a unit impulse along x and y and read back the change of relative anchor
         // velocity: that is K's columns by definition.
-        let pair = JointPair {
-            a: BodyState::IDENTITY,
-            b: BodyState::IDENTITY,
-            inv_mass_a: 0.5,
-            inv_inertia_a: 2.0,
-            inv_mass_b: 0.25,
-            inv_inertia_b: 1.5,
-        };
+        let pair = resting_pair();
         let (r_a, r_b) = (Vec2::new(0.3, -0.7), Vec2::new(-1.1, 0.4));
         let k = pair.point_matrix(r_a, r_b);
         for (unit, column) in [
@@ -749,20 +755,12 @@ mod tests {
 
     /// Two bodies in motion, with masses and lever arms that make every row below act.
     fn moving_pair() -> JointPair {
-        let mut a = BodyState::IDENTITY;
-        a.linear_velocity = Vec2::new(0.4, -1.2);
-        a.angular_velocity = 0.7;
-        let mut b = BodyState::IDENTITY;
-        b.linear_velocity = Vec2::new(-0.9, 0.3);
-        b.angular_velocity = -1.6;
-        JointPair {
-            a,
-            b,
-            inv_mass_a: 0.5,
-            inv_inertia_a: 2.0,
-            inv_mass_b: 0.25,
-            inv_inertia_b: 1.5,
-        }
+        let mut pair = resting_pair();
+        pair.a.linear_velocity = Vec2::new(0.4, -1.2);
+        pair.a.angular_velocity = 0.7;
+        pair.b.linear_velocity = Vec2::new(-0.9, 0.3);
+        pair.b.angular_velocity = -1.6;
+        pair
     }
 
     /// Spring, motor and both limits on one row, in the joints' order; returns the impulses.
