@@ -152,6 +152,11 @@ pub struct DynamicTree {
     boxes_stale: bool,
     /// Leaves given a new box by `move_proxy_deferred` whose ancestors are not flagged yet.
     deferred: Vec<u32>,
+    /// Whether `build_scratch` holds the enlarged part as `refit_enlarged` collected it, and
+    /// nothing changed the tree since: the next rebuild of the enlarged part builds it without
+    /// walking the tree again. Any edit clears it (not written to snapshots: a restored tree
+    /// walks again, and the walk finds the same part).
+    collected: bool,
     /// Scratch for the branch-and-bound sibling search: (node, growth inherited from ancestors).
     search_stack: Vec<(u32, f32)>,
     /// Scratch for the top-down builds, kept so that a per-step partial rebuild allocates
@@ -189,6 +194,7 @@ impl DynamicTree {
             auto_rebuild: true,
             boxes_stale: false,
             deferred: Vec::new(),
+            collected: false,
             search_stack: Vec::new(),
             build_scratch: rebuild::BuildScratch::default(),
         }
@@ -216,6 +222,7 @@ impl DynamicTree {
         user_data: u64,
     ) -> u32 {
         debug_assert!(tight.is_valid(), "create_proxy: invalid box {tight:?}");
+        self.collected = false;
         self.flag_deferred();
         let proxy = self.allocate_node();
         let node = &mut self.nodes[proxy as usize];
@@ -238,6 +245,7 @@ impl DynamicTree {
         if !self.is_proxy(proxy) {
             return;
         }
+        self.collected = false;
         self.flag_deferred();
         self.remove_leaf(proxy);
         self.free_node(proxy);
@@ -264,6 +272,7 @@ impl DynamicTree {
         if !self.is_proxy(proxy) || self.nodes[proxy as usize].aabb.contains(&tight) {
             return false;
         }
+        self.collected = false;
         self.flag_deferred();
         let fat = tight.fattened(valid_margin(margin));
         if enlarge::is_short_move(self.nodes[proxy as usize].aabb, fat) {
@@ -314,6 +323,7 @@ impl DynamicTree {
             return false;
         }
         self.nodes[proxy as usize].aabb = tight.fattened(valid_margin(margin));
+        self.collected = false;
         self.deferred.push(proxy);
         self.boxes_stale = true;
         true
@@ -394,6 +404,7 @@ impl DynamicTree {
     /// Moves the world origin to `new_origin`: every box is translated by `-new_origin`, so a
     /// point at `new_origin` in the old frame sits at zero in the new one.
     pub fn shift_origin(&mut self, new_origin: Vec2) {
+        self.collected = false;
         for node in self.nodes.iter_mut().filter(|node| node.is_allocated()) {
             node.aabb.min -= new_origin;
             node.aabb.max -= new_origin;

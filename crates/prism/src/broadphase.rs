@@ -401,7 +401,7 @@ impl World {
     /// Step phase 1: creates contacts for the new overlapping pairs of the moved proxies.
     pub(crate) fn update_pairs(&mut self) {
         zone!("pairs");
-        let parallel = self.def.worker_count > 1;
+        let parallel = self.parallel_step;
         let custom_filter = self.hooks.custom_filter.as_deref();
         let pairs =
             self.broadphase

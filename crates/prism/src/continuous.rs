@@ -582,7 +582,7 @@ impl World {
         for escape in escapes {
             apply_escape(&mut self.shapes, &mut self.broadphase, escape);
         }
-        self.rebuild_moving_tree(parallel);
+        self.refit_moving_tree();
     }
 
     /// Makes a body a bullet or not (see [`crate::BodyDef::is_bullet`]). Takes effect at the

@@ -20,15 +20,16 @@
 //! depend on the order. A sweep reads only its own body and the static shapes, which no chunk
 //! writes. So the pass gives the same result for any number of workers. Then, serially, the
 //! escaped proxies are moved — at rest almost none — and the part of the moving tree the
-//! moves loosened is rebuilt once:
+//! moves loosened is refitted once:
 //!
 //! ```text
 //!   apply       move the escaped proxies and buffer their moves:     O(escapes)
 //!               the other bodies' first, then the fast bodies', each
 //!               in chunk order
-//!   rebuild     the moved leaves' ancestors                          O(moves · log n)
+//!   refit       flag the moved leaves' ancestors and give each the    O(flagged nodes)
+//!               union of its children's boxes
 //!   bullets     sweep the fast bullets against every body, test and   O(bullets)
-//!               apply their boxes, rebuild again if one escaped
+//!               apply their boxes, refit again if one escaped
 //! ```
 //!
 //! A proxy whose reach (its tight box grown by the speculative distance,
@@ -39,10 +40,14 @@
 //! transform (`World::tight_aabb`).
 //!
 //! A moved proxy of the moving tree gets its new fat box at once but keeps its place, and the
-//! tree only notes it (`move_proxy_deferred`, see the collision crate's `tree/enlarge.rs`);
-//! after the last move one `rebuild_enlarged` flags the moved leaves' ancestors and rebuilds
-//! that top part of the tree, keeping close subtrees whole. With several workers the rebuild
-//! runs over the world's pool and gives the same tree, node for node, as with one.
+//! tree only notes it (`move_proxy_deferred`, see the collision crate's `tree/enlarge.rs`).
+//! After the last move one `refit_enlarged` flags the moved leaves' ancestors and refits them,
+//! so the sensors, the bullets, the queries between steps and the next step's pair search see
+//! correct boxes. Rebuilding that loosened top part — the costly half, a binned build over the
+//! subtrees below it — waits for the next step, where it runs beside the narrowphase, which
+//! reads no tree (`World::collide_beside_tree_rebuild`); Box2D v3 likewise rebuilds its trees
+//! in a task beside its narrowphase. With several workers the rebuild runs over the world's
+//! pool and gives the same tree, node for node, as with one.
 //!
 //! Most resting shapes never escape their fat box, and a body's *slack* — how far its shapes
 //! may still move before one can have left — skips even the test: the common case reads
@@ -127,7 +132,7 @@ impl World {
     /// step, in awake-set order, and the milliseconds spent in continuous collision.
     pub(crate) fn finalize_bodies(&mut self, dt: f32) -> (Vec<u32>, f32) {
         zone!("finalize");
-        let parallel = self.def.worker_count > 1;
+        let parallel = self.parallel_step;
         self.island_rest
             .reset(self.islands.graph.island_slot_count());
         let (below_awake, from_awake) = self.solver_sets.split_at_mut(AWAKE_SET as usize);
@@ -177,7 +182,7 @@ impl World {
             self.move_events = buffer;
         }
         let mut folded = self.apply_reports(reports);
-        self.rebuild_moving_tree(parallel);
+        self.refit_moving_tree();
         if !folded.bullets.is_empty() {
             let start = Instant::now();
             self.sweep_bullets(&folded.bullets, parallel);
@@ -226,13 +231,11 @@ impl World {
         }
     }
 
-    /// Rebuilds the part of the moving tree above the proxies moved since the last rebuild.
-    pub(crate) fn rebuild_moving_tree(&mut self, parallel: bool) {
-        if parallel {
-            self.broadphase.moving_tree.rebuild_enlarged_parallel();
-        } else {
-            self.broadphase.moving_tree.rebuild_enlarged();
-        }
+    /// Refits the part of the moving tree above the proxies moved since the last rebuild, so
+    /// that it answers queries; the next step rebuilds that part beside its narrowphase
+    /// (`World::collide_beside_tree_rebuild`).
+    pub(crate) fn refit_moving_tree(&mut self) {
+        self.broadphase.moving_tree.refit_enlarged();
     }
 
     /// Makes the next finalize test every shape of the body against its fat box: for a body

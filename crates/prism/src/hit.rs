@@ -83,7 +83,7 @@ impl World {
             zone!("events_hits chunk");
             chunk.iter().filter_map(|sim| hit_of(sim, &view)).collect()
         };
-        let mut hits: Vec<(u32, ContactHitEvent)> = if self.def.worker_count > 1 {
+        let mut hits: Vec<(u32, ContactHitEvent)> = if self.parallel_step {
             chunks.into_par_iter().flat_map_iter(scan).collect()
         } else {
             chunks.into_iter().flat_map(scan).collect()

@@ -151,8 +151,9 @@
 //!
 //! ## Determinism
 //!
-//! The world owns a rayon pool of `WorldDef::worker_count` threads and runs each step inside it.
-//! Every parallel pass cuts its work into fixed chunks that do not depend on the worker count,
+//! The world owns a rayon pool of `WorldDef::worker_count` threads and runs each step inside it,
+//! except a light step (a world almost all asleep, `light_step.rs`), which runs on the caller as
+//! with one worker. Every parallel pass cuts its work into fixed chunks that do not depend on the worker count,
 //! every per-item result depends only on its own inputs, and every serial pass walks in a fixed
 //! order, so the world is bitwise identical for any worker count, run after run.
 //!
@@ -291,6 +292,7 @@ mod hit;
 mod hooks;
 mod island;
 mod joint;
+mod light_step;
 mod mass;
 mod mass_limits;
 mod move_events;

@@ -64,7 +64,7 @@ impl World {
                 .get(event.body)
                 .is_some_and(|body| body.set_index >= FIRST_SLEEPING_SET);
         };
-        if self.def.worker_count > 1 {
+        if self.parallel_step {
             self.move_events
                 .par_chunks_mut(MOVE_CHUNK)
                 .for_each(|chunk| {

@@ -26,6 +26,11 @@
 //! order and sorted, so the result depends on the scene alone, whatever the split. A resting
 //! scene returns nothing and allocates nothing.
 //!
+//! Collide reads no tree, so the rebuild of the moving tree's part that the last finalize
+//! loosened and only refitted (`finalize.rs`) runs beside it: taken out of the broadphase for
+//! the phase, built by one worker while the others start on the contacts, then joining them.
+//! The rebuilt tree is the same, node for node, for any worker count, and no contact reads it.
+//!
 //! **Update contact state** then applies the changes serially, in contact-id order — all
 //! begins, then all ends, then all destructions — touching only the changed contacts:
 //!
@@ -49,6 +54,7 @@ use crate::world::World;
 use collision::Manifold;
 use collision::collide::collide;
 use collision::shape_extent;
+use collision::tree::DynamicTree;
 use core_soa::{Arena, BodySim, ShapeId, Vec2};
 use rayon::prelude::*;
 
@@ -76,6 +82,12 @@ impl CollideView<'_> {
             .sims()
             .get(place.local as usize)
     }
+}
+
+/// Rebuilds the loosened part of the moving tree on the current pool.
+fn rebuild_tree(tree: &mut DynamicTree) {
+    zone!("rebuild moving tree");
+    tree.rebuild_enlarged_parallel();
 }
 
 /// Collides every contact of `sims` (see the module notes); returns the ids of those whose
@@ -205,6 +217,23 @@ pub(crate) fn carry_impulses(old: &Manifold, new: &mut Manifold) {
 }
 
 impl World {
+    /// Step phase 2 (see the module notes): the narrowphase, and beside it the rebuild of the
+    /// moving tree's loosened part. Returns what [`World::collide`] returns.
+    pub(crate) fn collide_beside_tree_rebuild(&mut self) -> Vec<u32> {
+        let mut tree = std::mem::take(&mut self.broadphase.moving_tree);
+        let changed = if self.parallel_step {
+            // `join` runs its first task here and offers the second to the other workers, so
+            // the rebuild starts at once on another thread while this one collides.
+            let (changed, ()) = rayon::join(|| self.collide(), || rebuild_tree(&mut tree));
+            changed
+        } else {
+            tree.rebuild_enlarged();
+            self.collide()
+        };
+        self.broadphase.moving_tree = tree;
+        changed
+    }
+
     /// Step phase 2: the narrowphase over the awake contacts. Returns the ids of the contacts
     /// that began or stopped touching or became disjoint, in increasing order.
     pub(crate) fn collide(&mut self) -> Vec<u32> {
@@ -222,7 +251,7 @@ impl World {
             chunks.extend(contacts.chunks_mut(COLLIDE_CHUNK));
         }
         chunks.extend(awake.chunks_mut(COLLIDE_CHUNK));
-        let mut changed: Vec<u32> = if self.def.worker_count > 1 {
+        let mut changed: Vec<u32> = if self.parallel_step {
             let results = chunks.into_par_iter().map(|c| collide_contacts(c, &view));
             results.flatten_iter().collect()
         } else {

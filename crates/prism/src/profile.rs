@@ -110,7 +110,9 @@ impl World {
 pub struct StepProfile {
     /// Broadphase: querying moved proxies and creating contacts for new pairs.
     pub pairs: f32,
-    /// Narrowphase: a manifold for every contact, with the contact cache.
+    /// Narrowphase: a manifold for every contact, with the contact cache; and beside it the
+    /// rebuild of the moving tree's part the last step's finalize loosened (with one worker,
+    /// before it).
     pub collide: f32,
     /// Serial pass over the contacts the narrowphase changed: begin/end touching, events,
     /// destroyed pairs.
@@ -121,8 +123,9 @@ pub struct StepProfile {
     pub solver: SolverProfile,
     /// Breaking the joints whose reaction exceeded their threshold, and their break events.
     pub break_joints: f32,
-    /// Sleep timers, shape bounding boxes and broadphase proxies of the awake bodies, and
-    /// continuous collision.
+    /// Sleep timers, shape bounding boxes and broadphase proxies of the awake bodies (moved
+    /// and refitted; the rebuild waits for the next step's `collide`), and continuous
+    /// collision.
     pub finalize: f32,
     /// Continuous collision: the sweeps of the fast bodies and bullets and their boxes (a part
     /// of `finalize`). The fast bodies are swept inside the finalize chunks, so with several

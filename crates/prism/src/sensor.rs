@@ -123,6 +123,11 @@ struct SensorChanges {
 }
 
 impl Sensors {
+    /// The number of sensor shapes.
+    pub(crate) fn len(&self) -> usize {
+        self.list.len()
+    }
+
     /// Registers a new sensor shape.
     pub(crate) fn add(&mut self, shape: ShapeId) {
         let at = self
@@ -220,7 +225,7 @@ impl World {
             zone!("sensors chunk");
             update_sensors(sensors, &view)
         };
-        let changes: Vec<SensorChanges> = if self.def.worker_count > 1 {
+        let changes: Vec<SensorChanges> = if self.parallel_step {
             list.par_chunks_mut(SENSOR_CHUNK).map(update).collect()
         } else {
             vec![update(list)]

@@ -174,7 +174,8 @@ impl World {
 
     /// Replaces this world's whole state with a snapshot's: bodies, shapes, contacts, joints,
     /// islands, events and settings. The world keeps its thread pool (so its worker count —
-    /// results do not depend on it) and its hooks. On error nothing changes.
+    /// results do not depend on it), where its light steps run
+    /// ([`World::set_light_steps_on_caller`]) and its hooks. On error nothing changes.
     ///
     /// Errors: as [`World::from_snapshot`].
     pub fn restore(&mut self, bytes: &[u8]) -> Result<(), PrismError> {
@@ -187,6 +188,7 @@ impl World {
         let pool = Arc::clone(&self.thread_pool);
         let mut restored = decode_world(def, reader, pool, Hooks::default())?;
         restored.hooks = std::mem::take(&mut self.hooks);
+        restored.light_steps_on_caller = self.light_steps_on_caller;
         *self = restored;
         Ok(())
     }
@@ -306,6 +308,8 @@ fn decode_parts(
         particles: ParticleSystems::default(),
         solver: ContactSolver::new(),
         thread_pool,
+        parallel_step: false,
+        light_steps_on_caller: true,
         next_chain_id: r.field("World.next_chain_id")?,
         #[cfg(feature = "validate")]
         corruption: None,

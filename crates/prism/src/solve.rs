@@ -64,10 +64,16 @@ impl World {
         diverged
     }
 
-    /// Runs the solver on `worker_count` threads over the graph's colours.
+    /// Runs the solver over the graph's colours on `worker_count` threads, or on one for a
+    /// light step (`World::parallel_step`).
     fn run_solver(&mut self, dt: f32, substeps: u32) {
         let params = self.solver_params(dt, substeps);
-        self.solver.set_worker_count(self.def.worker_count as usize);
+        let workers = if self.parallel_step {
+            self.def.worker_count
+        } else {
+            1
+        };
+        self.solver.set_worker_count(workers as usize);
         let bodies = &mut self.solver_sets[AWAKE_SET as usize].bodies;
         let (sims, states) = bodies.sims_and_states_mut();
         let bodies = AwakeBodies { states, sims };

@@ -77,6 +77,11 @@ pub struct World {
     pub(crate) solver: ContactSolver,
     /// The `worker_count` threads the step runs on.
     pub(crate) thread_pool: Arc<rayon::ThreadPool>,
+    /// Whether the current step's passes run across the pool: several workers and a step
+    /// that is not light (`light_step.rs`). Set at the start of each step.
+    pub(crate) parallel_step: bool,
+    /// Whether light steps run on the caller (`World::set_light_steps_on_caller`).
+    pub(crate) light_steps_on_caller: bool,
     /// Particle systems and cloth (`particle_world.rs`).
     pub(crate) particles: ParticleSystems,
     /// The next id stamped into a chain's segments.
@@ -118,6 +123,8 @@ impl World {
             solver: ContactSolver::new(),
             thread_pool,
             particles: ParticleSystems::default(),
+            parallel_step: false,
+            light_steps_on_caller: true,
             next_chain_id: 0,
             #[cfg(feature = "validate")]
             corruption: None,
@@ -151,8 +158,11 @@ impl World {
             self.pause();
             return Ok(());
         }
-        if self.def.worker_count <= 1 {
-            // One worker: every phase runs serially on the caller, with no hand-off to the pool.
+        self.parallel_step =
+            self.def.worker_count > 1 && !(self.light_steps_on_caller && self.is_light_step());
+        if !self.parallel_step {
+            // One worker, or a light step (`light_step.rs`): every phase runs serially on the
+            // caller, with no hand-off to the pool.
             return self.run_step(dt, substeps);
         }
         self.run_step_in_pool(dt, substeps)
@@ -184,16 +194,16 @@ impl World {
         self.profile = StepProfile::default();
     }
 
-    /// The phases of a step, in order. It runs inside the world's thread pool, so every
-    /// parallel phase — here and in the solver — uses exactly the world's `worker_count`
-    /// threads, and a single worker means a serial step.
+    /// The phases of a step, in order. With `parallel_step` it runs inside the world's thread
+    /// pool, so every parallel phase — here and in the solver — uses exactly the world's
+    /// `worker_count` threads; without, every phase runs serially on the caller.
     fn run_step(&mut self, dt: f32, substeps: u32) -> Result<(), PrismError> {
         zone!("step");
         let start = Instant::now();
         let ((), begin) = timed(|| self.begin_step_events());
 
         let ((), pairs) = timed(|| self.update_pairs());
-        let (changed, collide) = timed(|| self.collide());
+        let (changed, collide) = timed(|| self.collide_beside_tree_rebuild());
         let ((), update_contacts) = timed(|| self.update_contact_states(&changed));
         drop(changed);
         let (diverged, solve) = timed(|| self.solve(dt, substeps));

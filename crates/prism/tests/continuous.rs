@@ -386,6 +386,7 @@ fn continuous_collision_is_deterministic_across_worker_counts() {
                 ..WorldDef::default()
             })
             .unwrap();
+            world.set_light_steps_on_caller(false);
             let bodies = shooting_gallery(&mut world);
             (world, bodies)
         })

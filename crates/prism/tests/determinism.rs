@@ -38,6 +38,7 @@ fn assert_lockstep(
                 ..WorldDef::default()
             })
             .unwrap();
+            world.set_light_steps_on_caller(false);
             let bodies = build(&mut world);
             (world, bodies)
         })
@@ -169,4 +170,46 @@ fn repeated_runs_are_bitwise_identical() {
             .collect::<Vec<u64>>()
     };
     assert_eq!(run(), run());
+}
+
+/// A light step (a world almost all asleep) runs on the caller instead of the pool; the bits
+/// must not depend on where a step ran. A 20-row pyramid (210 boxes, more awake bodies than a
+/// light step allows) falls, settles and sleeps with two workers: once with light steps on the
+/// caller, once with every step on the pool, and once with one worker. The three agree after
+/// every step, and the pyramid's late steps, once it sleeps, do run on the caller (no hand-off).
+#[test]
+fn light_steps_on_the_caller_give_the_same_bits() {
+    let build = |workers: u32, light_on_caller: bool| {
+        let mut world = World::new(WorldDef {
+            worker_count: workers,
+            ..WorldDef::default()
+        })
+        .unwrap();
+        world.set_light_steps_on_caller(light_on_caller);
+        add_ground(&mut world, 20.0);
+        let bodies = add_pyramid(&mut world, 20);
+        (world, bodies)
+    };
+    let mut worlds = [build(2, true), build(2, false), build(1, true)];
+    for step in 0..600 {
+        let hashes = worlds.each_mut().map(|(world, bodies)| {
+            world.step(DT, SUBSTEPS).unwrap();
+            world_hash(world, bodies)
+        });
+        assert!(
+            hashes.iter().all(|&h| h == hashes[0]),
+            "step {step}: {hashes:x?}"
+        );
+    }
+    let (light, bodies) = &worlds[0];
+    let awake = bodies
+        .iter()
+        .filter(|&&b| light.is_awake(b).unwrap())
+        .count();
+    assert_eq!(awake, 0, "the pyramid should be asleep after 10 s");
+    assert_eq!(
+        light.profile().handoff,
+        0.0,
+        "a sleeping world's step used the pool"
+    );
 }

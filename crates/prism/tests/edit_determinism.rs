@@ -35,6 +35,7 @@ fn build(worker_count: u32) -> Scene {
         ..WorldDef::default()
     })
     .unwrap();
+    world.set_light_steps_on_caller(false);
     let ground = add_ground(&mut world, 40.0);
     let pyramid = add_pyramid(&mut world, 12);
     let anchor = world

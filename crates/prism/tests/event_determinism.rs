@@ -155,6 +155,7 @@ fn sensors_events_and_hooks_are_identical_for_1_to_4_workers() {
                 ..WorldDef::default()
             })
             .unwrap();
+            world.set_light_steps_on_caller(false);
             let bodies = build(&mut world);
             (world, bodies)
         })

@@ -111,12 +111,14 @@ impl StateHash {
 }
 
 fn world_with(workers: u32, enable_sleep: bool) -> World {
-    World::new(WorldDef {
+    let mut world = World::new(WorldDef {
         worker_count: workers,
         enable_sleep,
         ..WorldDef::default()
     })
-    .unwrap()
+    .unwrap();
+    world.set_light_steps_on_caller(false);
+    world
 }
 
 fn step(world: &mut World, count: usize) {

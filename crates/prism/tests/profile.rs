@@ -33,13 +33,16 @@ fn phases(profile: &StepProfile) -> [f32; 12] {
     ]
 }
 
-/// The profiles of `STEPS` steps of the smash with `workers` workers.
+/// The profiles of `STEPS` steps of the smash with `workers` workers, every step on the pool
+/// (the smash's first steps, before the projectile arrives, would be light steps run on the
+/// caller: `World::set_light_steps_on_caller`).
 fn smash_profiles(workers: u32) -> Vec<StepProfile> {
     let mut world = World::new(WorldDef {
         worker_count: workers,
         ..WorldDef::default()
     })
     .unwrap();
+    world.set_light_steps_on_caller(false);
     smash(&mut world);
     (0..STEPS)
         .map(|_| {

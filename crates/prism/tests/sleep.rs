@@ -15,11 +15,13 @@ use std::collections::BTreeSet;
 const THRESHOLD: f32 = 0.05;
 
 fn world_with_workers(workers: u32) -> World {
-    World::new(WorldDef {
+    let mut world = World::new(WorldDef {
         worker_count: workers,
         ..WorldDef::default()
     })
-    .unwrap()
+    .unwrap();
+    world.set_light_steps_on_caller(false);
+    world
 }
 
 /// A pyramid of unit boxes with `rows` at the base, centred on `center_x`, its bottom row `lift`

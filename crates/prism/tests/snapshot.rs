@@ -79,11 +79,13 @@ fn reseal(bytes: &mut [u8]) {
 }
 
 fn world(workers: u32) -> World {
-    World::new(WorldDef {
+    let mut world = World::new(WorldDef {
         worker_count: workers,
         ..WorldDef::default()
     })
-    .unwrap()
+    .unwrap();
+    world.set_light_steps_on_caller(false);
+    world
 }
 
 /// The state `bytes` describes, as a snapshot taken on a world with `workers` threads (the

@@ -45,6 +45,17 @@
 //! may miss a moved leaf), which the tree records so that debug builds catch a query. Nor does a long jump need re-insertion: the moved
 //! leaf is itself an item of the rebuild (its parent is flagged), which places it afresh.
 //!
+//! **Refit now, rebuild later.** A caller that needs the tree queryable at once but can afford
+//! its tightness later calls `refit_enlarged` instead: the same flagging walks and the same
+//! walk down the enlarged part, after which every enlarged node gets the exact union of its
+//! children's boxes, bottom up, in `O(k)`. Queries are then correct — a refitted node is as
+//! tight as its place allows, only the topology is stale — and the nodes stay flagged. The walk
+//! is kept with the tree, so the `rebuild_enlarged` that follows builds at once, without
+//! walking again, unless an edit came in between (any create, destroy, move or origin shift
+//! drops it, and the rebuild walks afresh: the walk of an unchanged tree finds the same slots
+//! and items, so the result is the same tree either way). A physics step uses this to refit
+//! at the end of one step and rebuild beside the next step's narrowphase, which reads no tree.
+//!
 //! **When the tree rebuilds itself.** `rebuild_enlarged` costs `O(k log k)` for `k` enlarged
 //! nodes. A move flags at most `height` new nodes, so `k` enlarged nodes took at least
 //! `k / height` moves; rebuilding once `k` passes a fixed fraction of the internal nodes spreads

@@ -255,7 +255,43 @@ impl DynamicTree {
         self.rebuild_top(true);
     }
 
+    /// Makes the boxes valid for queries after deferred moves without rebuilding: flags the
+    /// moved leaves' ancestors, walks the enlarged part as [`DynamicTree::rebuild_enlarged`]
+    /// does, and sets each enlarged node's box to the union of its children's, bottom up, in
+    /// `O(enlarged nodes)`. The nodes stay flagged and the walk is kept, so a later
+    /// `rebuild_enlarged` (or its parallel twin) builds that part at once — possibly while
+    /// other work runs beside it — unless an edit came in between (see `tree/enlarge.rs`).
+    pub fn refit_enlarged(&mut self) {
+        self.flag_deferred();
+        self.boxes_stale = false;
+        self.collected = false;
+        if self.root == NULL_NODE || !self.nodes[self.root as usize].enlarged {
+            return;
+        }
+        let mut scratch = std::mem::take(&mut self.build_scratch);
+        self.collect_enlarged(&mut scratch, false);
+        // The walk lists every slot before the slots below it, so in reverse each node's
+        // children are final before the node itself.
+        for &slot in scratch.slots.iter().rev() {
+            let node = self.nodes[slot as usize];
+            let (first, second) = (
+                &self.nodes[node.child1 as usize],
+                &self.nodes[node.child2 as usize],
+            );
+            let aabb = first.aabb.union(&second.aabb);
+            let category_bits = first.category_bits | second.category_bits;
+            let node = &mut self.nodes[slot as usize];
+            node.aabb = aabb;
+            node.category_bits = category_bits;
+        }
+        // The walk settled some small subtrees; the slots are what stays flagged.
+        self.enlarged_count = scratch.slots.len();
+        self.build_scratch = scratch;
+        self.collected = true;
+    }
+
     fn rebuild_all(&mut self, parallel: bool) {
+        self.collected = false;
         let mut scratch = std::mem::take(&mut self.build_scratch);
         scratch.items.clear();
         scratch.slots.clear();
@@ -283,6 +319,18 @@ impl DynamicTree {
     }
 
     fn rebuild_top(&mut self, parallel: bool) {
+        if std::mem::take(&mut self.collected) {
+            // `refit_enlarged`'s walk, and the tree is as it left it: the walk would find
+            // the same slots and items again.
+            let mut scratch = std::mem::take(&mut self.build_scratch);
+            for &slot in &scratch.slots {
+                self.nodes[slot as usize].enlarged = false;
+            }
+            self.enlarged_count = 0;
+            self.build(&mut scratch, parallel);
+            self.build_scratch = scratch;
+            return;
+        }
         self.flag_deferred();
         self.boxes_stale = false;
         if self.root == NULL_NODE || !self.nodes[self.root as usize].enlarged {
@@ -290,15 +338,15 @@ impl DynamicTree {
             return;
         }
         let mut scratch = std::mem::take(&mut self.build_scratch);
-        self.collect_enlarged(&mut scratch);
+        self.collect_enlarged(&mut scratch, true);
         self.enlarged_count = 0;
         self.build(&mut scratch, parallel);
         self.build_scratch = scratch;
     }
 
-    /// Walks down from the root through the enlarged nodes: they become the slots, the nodes
-    /// below them the items. Reads no enlarged node's box.
-    fn collect_enlarged(&mut self, scratch: &mut BuildScratch) {
+    /// Walks down from the root through the enlarged nodes: they become the slots (unflagged if
+    /// `unflag`), the nodes below them the items. Reads no enlarged node's box.
+    fn collect_enlarged(&mut self, scratch: &mut BuildScratch, unflag: bool) {
         let BuildScratch {
             items,
             slots,
@@ -322,7 +370,7 @@ impl DynamicTree {
                     height: node.height,
                 });
             } else {
-                self.nodes[index as usize].enlarged = false;
+                self.nodes[index as usize].enlarged = !unflag;
                 slots.push(index);
                 descent.extend([node.child2, node.child1]);
             }

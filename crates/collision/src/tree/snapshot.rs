@@ -42,6 +42,7 @@ impl Snap for DynamicTree {
             auto_rebuild: r.field("DynamicTree.auto_rebuild")?,
             boxes_stale: r.field("DynamicTree.boxes_stale")?,
             deferred: r.field("DynamicTree.deferred")?,
+            collected: false,
             search_stack: Vec::new(),
             build_scratch: Default::default(),
         };

@@ -998,3 +998,61 @@ fn query_between_deferred_moves_and_the_rebuild_asserts() {
     tree.move_proxy_deferred(proxies[3], tight);
     tree.query(&tight, u64::MAX, |_, _| true);
 }
+
+/// `refit_enlarged` leaves a tree that answers queries exactly (against brute force), keeps the
+/// enlarged part flagged, and the rebuild after it gives the very tree a rebuild straight after
+/// the moves gives — whether it builds from the kept walk, walks again (as after a snapshot
+/// restore, which does not keep the walk), or runs on several workers.
+#[test]
+fn refit_then_rebuild_gives_the_same_tree_and_queries_in_between_are_exact() {
+    let mut rng = Rng(0x5EED_0009);
+    let mut h = random_harness(&mut rng);
+    for round in 0..6 {
+        assert!(defer_moves(&mut h, &mut rng, 40) > 2_000);
+        let mut direct = h.tree.clone();
+        direct.rebuild_enlarged();
+        h.tree.refit_enlarged();
+        assert!(!h.tree.boxes_stale);
+        assert!(
+            h.tree.enlarged_count() > 0,
+            "the refit unflagged everything"
+        );
+        h.tree.validate().unwrap();
+        assert!(h.check_random_queries(&mut rng, 40) > 400);
+        let mut walked_again = h.tree.clone();
+        walked_again.collected = false;
+        walked_again.rebuild_enlarged();
+        assert_identical(&direct, &walked_again, "walked again");
+        if round % 2 == 0 {
+            h.tree.rebuild_enlarged();
+        } else {
+            on_workers(2, || h.tree.rebuild_enlarged_parallel());
+        }
+        assert_identical(&direct, &h.tree, &format!("round {round}"));
+        assert_eq!(h.tree.enlarged_count(), 0);
+        h.tree.validate().unwrap();
+    }
+}
+
+/// An edit between the refit and the rebuild drops the kept walk; the tree stays exact.
+#[test]
+fn edits_between_the_refit_and_the_rebuild_stay_correct() {
+    let mut rng = Rng(0x5EED_000A);
+    let mut h = random_harness(&mut rng);
+    for _round in 0..4 {
+        defer_moves(&mut h, &mut rng, 30);
+        h.tree.refit_enlarged();
+        for _ in 0..50 {
+            let proxy = h.random_proxy(&mut rng);
+            h.destroy(proxy);
+            let (tight, categories) = (rng.aabb(WORLD, 6.0), rng.categories());
+            h.create(tight, categories);
+        }
+        assert!(!h.tree.collected);
+        h.tree.validate().unwrap();
+        assert!(h.check_random_queries(&mut rng, 40) > 400);
+        h.tree.rebuild_enlarged();
+        h.tree.validate().unwrap();
+        assert!(h.check_random_queries(&mut rng, 40) > 400);
+    }
+}
