@@ -32,6 +32,13 @@
 //!               apply their boxes, refit again if one escaped
 //! ```
 //!
+//! Beside apply and refit, on another worker, the islands' rests of this step are handed to
+//! the island graph and the candidate island is split (`sleep.rs`, otherwise the sleep
+//! phase's first work): those read only the bodies' timers and write only the islands, while
+//! apply and refit write only shapes, trees and move events. A step with a moving kinematic
+//! body (which must disturb its neighbours' timers first) or a fast bullet (whose sweep needs
+//! the refitted tree and may move the bullet) leaves them to the sleep phase.
+//!
 //! A proxy whose reach (its tight box grown by the speculative distance,
 //! `broadphase::proxy_box`) has left its fat box is re-inserted into the moving tree with a
 //! fresh fat box and buffered, so the next step's pair update looks for what it now overlaps; a
@@ -59,7 +66,7 @@ use crate::continuous::{Obstacles, body_shapes, is_fast, rotation_chord};
 use crate::move_events::{BodyMoveEvent, record_chunk_moves};
 use crate::profile::{elapsed_ms, zone};
 use crate::shape::ShapeRecord;
-use crate::sleep::{IslandRestTable, RestFold};
+use crate::sleep::{IslandRestTable, RestFold, settle_rests};
 use crate::solver_set::AWAKE_SET;
 use crate::world::World;
 use collision::Aabb;
@@ -129,8 +136,9 @@ struct FinalizeView<'a> {
 
 impl World {
     /// Step phase 5 (see the module notes). Returns the awake kinematic bodies that moved this
-    /// step, in awake-set order, and the milliseconds spent in continuous collision.
-    pub(crate) fn finalize_bodies(&mut self, dt: f32) -> (Vec<u32>, f32) {
+    /// step, in awake-set order, the milliseconds spent in continuous collision, and whether
+    /// the islands' rests were settled beside the serial part.
+    pub(crate) fn finalize_bodies(&mut self, dt: f32) -> (Vec<u32>, f32, bool) {
         zone!("finalize");
         let parallel = self.parallel_step;
         self.island_rest
@@ -181,45 +189,56 @@ impl World {
         if let Some(buffer) = buffer {
             self.move_events = buffer;
         }
-        let mut folded = self.apply_reports(reports);
-        self.refit_moving_tree();
+        // With no disturbance and no bullet to come, the islands' rests are final: they are
+        // settled beside the serial part, which touches no island.
+        let settle = self.def.enable_sleep
+            && reports
+                .iter()
+                .all(|r| r.moving_kinematics.is_empty() && r.bullets.is_empty());
+        let mut folded = self.apply_reports(reports, settle, parallel);
         if !folded.bullets.is_empty() {
             let start = Instant::now();
             self.sweep_bullets(&folded.bullets, parallel);
             folded.continuous += elapsed_ms(start);
             self.refresh_bullet_moves(&folded.bullet_moves);
         }
-        (folded.moving, folded.continuous)
+        (folded.moving, folded.continuous, settle)
     }
 
-    /// The serial part of the pass (see the module notes): applies the chunks' escapes, the
-    /// other bodies' before the fast ones', and gathers their move events into the world's
-    /// buffer (a single chunk's list becomes it).
-    fn apply_reports(&mut self, reports: Vec<ChunkReport>) -> FoldedReports {
-        let mut folded = FoldedReports::default();
-        let mut fast_escapes = Vec::new();
-        let single = reports.len() == 1;
-        for mut report in reports {
-            for escape in report.escapes {
-                apply_escape(&mut self.shapes, &mut self.broadphase, escape);
-            }
-            folded.moving.extend(report.moving_kinematics);
-            fast_escapes.extend(report.fast_escapes);
-            folded.bullets.extend(report.bullets);
-            folded.continuous += report.continuous_ms;
-            let base = self.move_events.len() as u32;
-            let bullet_moves = report.bullet_moves.iter().map(|&(b, e)| (b, base + e));
-            folded.bullet_moves.extend(bullet_moves);
-            if single && self.move_events.is_empty() {
-                self.move_events = std::mem::take(&mut report.moves);
-            } else {
-                self.move_events.extend(report.moves);
-            }
+    /// The serial part of the pass (see the module notes), and with `settle` the islands'
+    /// rests settled beside it (`sleep.rs`): on another worker when `parallel`. The two read
+    /// and write disjoint parts of the world, so the result is the same either way.
+    fn apply_reports(
+        &mut self,
+        reports: Vec<ChunkReport>,
+        settle: bool,
+        parallel: bool,
+    ) -> FoldedReports {
+        let World {
+            shapes,
+            broadphase,
+            move_events,
+            islands,
+            island_rest,
+            bodies,
+            solver_sets,
+            ..
+        } = self;
+        let apply = || {
+            let folded = fold_reports((shapes, broadphase, move_events), reports);
+            broadphase.moving_tree.refit_enlarged();
+            folded
+        };
+        if !settle {
+            return apply();
         }
-        for escape in fast_escapes {
-            apply_escape(&mut self.shapes, &mut self.broadphase, escape);
+        let mut settle = || settle_rests(&mut islands.graph, island_rest, (bodies, solver_sets));
+        if parallel {
+            rayon::join(apply, settle).0
+        } else {
+            settle();
+            apply()
         }
-        folded
     }
 
     /// Gives the move events of bullets (awake-set index, event position) the transforms the
@@ -245,6 +264,45 @@ impl World {
             sim.fat_slack = 0.0;
         }
     }
+}
+
+/// What [`fold_reports`] writes: the shape records, the broadphase and the move events.
+type ReportTargets<'a> = (
+    &'a mut Arena<ShapeRecord, ShapeId>,
+    &'a mut BroadPhase,
+    &'a mut Vec<BodyMoveEvent>,
+);
+
+/// Applies the chunks' escapes, the other bodies' before the fast ones', and gathers their
+/// move events into the world's buffer (a single chunk's list becomes it).
+fn fold_reports(
+    (shapes, broadphase, move_events): ReportTargets<'_>,
+    reports: Vec<ChunkReport>,
+) -> FoldedReports {
+    let mut folded = FoldedReports::default();
+    let mut fast_escapes = Vec::new();
+    let single = reports.len() == 1;
+    for mut report in reports {
+        for escape in report.escapes {
+            apply_escape(shapes, broadphase, escape);
+        }
+        folded.moving.extend(report.moving_kinematics);
+        fast_escapes.extend(report.fast_escapes);
+        folded.bullets.extend(report.bullets);
+        folded.continuous += report.continuous_ms;
+        let base = move_events.len() as u32;
+        let bullet_moves = report.bullet_moves.iter().map(|&(b, e)| (b, base + e));
+        folded.bullet_moves.extend(bullet_moves);
+        if single && move_events.is_empty() {
+            *move_events = std::mem::take(&mut report.moves);
+        } else {
+            move_events.extend(report.moves);
+        }
+    }
+    for escape in fast_escapes {
+        apply_escape(shapes, broadphase, escape);
+    }
+    folded
 }
 
 /// One chunk of the pass (see the module notes); `first` is the awake-set index of its first

@@ -19,7 +19,8 @@
 //!    set), in parallel chunks: drop it if the fat boxes separated, else compute its manifold
 //!    and carry last step's impulses to points with the same feature id. A pair whose relative
 //!    pose barely changed keeps its manifold and only updates the separations (contact
-//!    recycling, as Box2D and Rapier do; `recycle.rs` says what it does to stacks).
+//!    recycling, as Box2D and Rapier do; `recycle.rs` says what it does to stacks). Beside it,
+//!    on another worker, the part of the moving tree the last finalize loosened is rebuilt.
 //! 3. **Update contact state** — only the contacts that changed, in contact order: begin/end
 //!    touch events, a contact that began touching moves into a graph colour and one that
 //!    stopped moves out, separated contacts are destroyed.
@@ -32,7 +33,10 @@
 //! 5. **Finalize bodies** — in parallel chunks of awake bodies: sleep timers and each island's
 //!    least rested time, continuous collision for fast bodies (below), then the shapes' boxes
 //!    against their fat boxes, and a move event for every awake body the step moved
-//!    (`move_events.rs`); proxies that left are re-inserted and buffered for step 1.
+//!    (`move_events.rs`); proxies that left are re-inserted and buffered for step 1, and the
+//!    moving tree's loosened part is refitted (its rebuild runs beside the next step's
+//!    narrowphase). Beside that serial work, on another worker, the islands' rests are
+//!    recorded and one island is split (the first half of step 6, when nothing disturbs it).
 //! 6. **Islands and sleep** — bodies touched by moving kinematic bodies stay awake; one island
 //!    split; islands that rested 0.5 s move into sleeping solver sets, with their contacts and
 //!    joints, and cost nothing until touched or edited (`island.rs`, `sleep.rs`,
@@ -49,9 +53,11 @@
 //!
 //! Serial work left in a step, all proportional to what changed rather than to the world: the
 //! new pairs' contact creation, the changed contacts' state updates, the escaped proxies'
-//! re-insertion and the tree rebuild above them, the swept bullets' new poses and boxes,
-//! breakable joints, moving kinematic bodies' constraints, one pass over the awake islands'
-//! rest records, islands falling asleep, and putting the hit and sensor events in order.
+//! re-insertion and the tree refit above them (the rebuild of that part runs beside the next
+//! narrowphase, and the islands' rest records and split beside the refit), the swept bullets'
+//! new poses and boxes, breakable joints, moving kinematic bodies' constraints, islands
+//! falling asleep, and putting the hit and sensor events in order. A light step (a world
+//! almost all asleep) runs wholly on the caller (`light_step.rs`).
 //!
 //! ## Events and hooks
 //!

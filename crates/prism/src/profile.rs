@@ -125,13 +125,15 @@ pub struct StepProfile {
     pub break_joints: f32,
     /// Sleep timers, shape bounding boxes and broadphase proxies of the awake bodies (moved
     /// and refitted; the rebuild waits for the next step's `collide`), and continuous
-    /// collision.
+    /// collision. Beside its serial part, in most steps, the islands' rest records and the
+    /// split of one island, which are otherwise in `sleep`.
     pub finalize: f32,
     /// Continuous collision: the sweeps of the fast bodies and bullets and their boxes (a part
     /// of `finalize`). The fast bodies are swept inside the finalize chunks, so with several
     /// workers this is the chunks' sweep times summed over the workers, not a wall time.
     pub continuous: f32,
-    /// Islands: disturbances by kinematic bodies, one island split, islands put to sleep.
+    /// Islands: disturbances by kinematic bodies, one island split (unless `finalize` made it),
+    /// islands put to sleep.
     pub sleep: f32,
     /// Sensor overlaps and sensor events.
     pub sensors: f32,

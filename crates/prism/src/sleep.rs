@@ -18,6 +18,11 @@
 //!              → a sleeping set                                          O(its size)
 //! ```
 //!
+//! When no kinematic body moved, record and split ([`settle_rests`]) need nothing the rest of
+//! the finalize still writes, so the finalize runs them beside its own serial part (the
+//! escaped proxies and the tree refit) and only the sleep step is left here; the order of
+//! operations on the islands is the same, and so is the result.
+//!
 //! `r` is the body's extent (`mass.rs`), so `r·|ω|` is the speed of its farthest point due to
 //! rotation and the threshold (0.05 m/s by default) bounds every point's speed, within a factor
 //! 2 (Box2D's choice; `island::sleep_speed`). An island sleeps only as a whole, so the least
@@ -47,12 +52,14 @@
 //! collected from the end of one step's sleep phase to the end of the next, so what
 //! [`World::body_events`] returns after a step covers that step and the calls made before it.
 
+use crate::body::Body;
 use crate::error::{PrismError, non_negative};
 use crate::profile::zone;
 use crate::solver_set::AWAKE_SET;
+use crate::solver_set::SolverSet;
 use crate::world::World;
-use core_soa::{BodyId, BodyType};
-use island::{IslandId, IslandRest, TIME_TO_SLEEP};
+use core_soa::{Arena, BodyId, BodyType};
+use island::{IslandGraph, IslandId, IslandRest, TIME_TO_SLEEP};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Mutex, PoisonError};
 
@@ -258,15 +265,16 @@ impl<'a> RestFold<'a> {
 impl World {
     /// Step phase 6 (see the module notes): `moving_kinematics` are the kinematic bodies the
     /// finalize found moving.
-    pub(crate) fn update_sleep(&mut self, moving_kinematics: &[u32]) {
+    /// `rests_settled` says that the finalize already recorded the islands' rests and made
+    /// the split, beside its own serial part (`World::settle_island_rests`).
+    pub(crate) fn update_sleep(&mut self, moving_kinematics: &[u32], rests_settled: bool) {
         zone!("sleep");
         if self.def.enable_sleep {
             for &mover in moving_kinematics {
                 self.disturb_around(mover);
             }
-            self.record_island_rests();
-            if let Some(island) = self.islands.graph.split_candidate(TIME_TO_SLEEP) {
-                self.split_island(island);
+            if !rests_settled {
+                self.settle_island_rests();
             }
             for island in self.islands.graph.islands_ready_to_sleep(TIME_TO_SLEEP) {
                 let slept = self.sleep_island(island);
@@ -302,51 +310,28 @@ impl World {
         }
     }
 
-    /// Hands the islands' rest times of this step to the island graph.
-    fn record_island_rests(&mut self) {
-        let graph = &mut self.islands.graph;
-        graph.begin_sleep_pass();
-        let slots = self.island_rest.take_touched_sorted();
-        for &slot in &slots {
-            let Some(rest) = self.island_rest.rest(slot as usize) else {
-                continue;
-            };
-            if let Some(island) = graph.island_at_slot(slot) {
-                let recorded = graph.record_island_rest(island, rest);
-                debug_assert!(recorded.is_ok(), "rest of {island:?}: {recorded:?}");
-            }
-        }
-        self.island_rest.return_touched(slots);
+    /// Records this step's island rests and splits the candidate island, if any (see the
+    /// module notes).
+    pub(crate) fn settle_island_rests(&mut self) {
+        let World {
+            islands,
+            island_rest,
+            bodies,
+            solver_sets,
+            ..
+        } = self;
+        settle_rests(&mut islands.graph, island_rest, (bodies, solver_sets));
     }
 
     /// Splits `island` and records each part's rest from its bodies' timers.
     fn split_island(&mut self, island: IslandId) {
-        let parts = match self.islands.graph.split(island) {
-            Ok(parts) => parts,
-            Err(error) => {
-                debug_assert!(false, "split {island:?}: {error:?}");
-                return;
-            }
-        };
-        for part in parts {
-            let Ok(bodies) = self.islands.graph.bodies(part) else {
-                continue;
-            };
-            let times = bodies
-                .iter()
-                .filter_map(|&body| self.body_sim(body).map(|sim| sim.sleep_time));
-            let (min, max) = times.fold((f32::INFINITY, 0.0f32), |(lo, hi), t| {
-                (lo.min(t), hi.max(t))
-            });
-            if min.is_finite() {
-                let rest = IslandRest {
-                    min_sleep_time: min,
-                    max_sleep_time: max,
-                };
-                let recorded = self.islands.graph.record_island_rest(part, rest);
-                debug_assert!(recorded.is_ok(), "rest of {part:?}: {recorded:?}");
-            }
-        }
+        let World {
+            islands,
+            bodies,
+            solver_sets,
+            ..
+        } = self;
+        split_and_record(&mut islands.graph, island, (bodies, solver_sets));
     }
 
     /// Wakes body `body_index` (arena index) and restarts its sleep timer: a dynamic body's
@@ -489,3 +474,68 @@ impl World {
 }
 
 core_soa::snap_struct!(BodyEventBuffers { published, pending });
+
+/// What the rest records read of the bodies: their cold records and the solver sets holding
+/// their sims (for the sleep timers).
+type BodyTimers<'a> = (&'a Arena<Body, BodyId>, &'a [SolverSet]);
+
+/// The sleep timer of body `body_index`, wherever its sim is.
+fn sleep_time(body_index: u32, (bodies, sets): BodyTimers<'_>) -> Option<f32> {
+    let body = bodies.get_by_index(body_index)?;
+    let set = sets.get(body.set_index as usize)?;
+    let sim = set.bodies.sims().get(body.local_index as usize)?;
+    Some(sim.sleep_time)
+}
+
+/// Hands the islands' rest times of this step (`rest`, filled by the finalize) to the island
+/// graph, then splits the candidate island. Reads no broadphase or shape, so the finalize runs
+/// it beside its own serial part.
+pub(crate) fn settle_rests(
+    graph: &mut IslandGraph,
+    rest: &mut IslandRestTable,
+    timers: BodyTimers<'_>,
+) {
+    graph.begin_sleep_pass();
+    let slots = rest.take_touched_sorted();
+    for &slot in &slots {
+        let Some(rest) = rest.rest(slot as usize) else {
+            continue;
+        };
+        if let Some(island) = graph.island_at_slot(slot) {
+            let recorded = graph.record_island_rest(island, rest);
+            debug_assert!(recorded.is_ok(), "rest of {island:?}: {recorded:?}");
+        }
+    }
+    rest.return_touched(slots);
+    if let Some(island) = graph.split_candidate(TIME_TO_SLEEP) {
+        split_and_record(graph, island, timers);
+    }
+}
+
+/// Splits `island` and records each part's rest from its bodies' timers.
+fn split_and_record(graph: &mut IslandGraph, island: IslandId, timers: BodyTimers<'_>) {
+    let parts = match graph.split(island) {
+        Ok(parts) => parts,
+        Err(error) => {
+            debug_assert!(false, "split {island:?}: {error:?}");
+            return;
+        }
+    };
+    for part in parts {
+        let Ok(bodies) = graph.bodies(part) else {
+            continue;
+        };
+        let times = bodies.iter().filter_map(|&body| sleep_time(body, timers));
+        let (min, max) = times.fold((f32::INFINITY, 0.0f32), |(lo, hi), t| {
+            (lo.min(t), hi.max(t))
+        });
+        if min.is_finite() {
+            let rest = IslandRest {
+                min_sleep_time: min,
+                max_sleep_time: max,
+            };
+            let recorded = graph.record_island_rest(part, rest);
+            debug_assert!(recorded.is_ok(), "rest of {part:?}: {recorded:?}");
+        }
+    }
+}

@@ -210,8 +210,9 @@ impl World {
         self.diverged = diverged;
         let ((), hits) = timed(|| self.report_hits());
         let ((), break_joints) = timed(|| self.break_overloaded_joints());
-        let ((moving_kinematics, continuous), finalize) = timed(|| self.finalize_bodies(dt));
-        let ((), sleep) = timed(|| self.update_sleep(&moving_kinematics));
+        let ((moving_kinematics, continuous, settled), finalize) =
+            timed(|| self.finalize_bodies(dt));
+        let ((), sleep) = timed(|| self.update_sleep(&moving_kinematics, settled));
         drop(moving_kinematics);
         let ((), asleep) = timed(|| self.mark_fallen_asleep());
         let ((), sensors) = timed(|| self.overlap_sensors());
