@@ -707,7 +707,8 @@ typedef struct PrismStepProfile {
   float break_joints;
   // Giving back the spare room of stores that grew in a burst.
   float release_spare;
-  // With more than one worker, handing the step to the pool thread and back.
+  // With more than one worker, handing the step to the pool thread and back (0 for a light
+  // step, which runs on the caller).
   float handoff;
 } PrismStepProfile;
 

@@ -76,7 +76,8 @@ pub struct PrismStepProfile {
     pub break_joints: f32,
     /// Giving back the spare room of stores that grew in a burst.
     pub release_spare: f32,
-    /// With more than one worker, handing the step to the pool thread and back.
+    /// With more than one worker, handing the step to the pool thread and back (0 for a light
+    /// step, which runs on the caller).
     pub handoff: f32,
 }
 

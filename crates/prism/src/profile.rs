@@ -151,7 +151,8 @@ pub struct StepProfile {
     /// Giving back the spare room of the stores that grew in a burst (`spare.rs`).
     pub release_spare: f32,
     /// Handing the step to the world's thread pool and back: the wake-up of a pool thread
-    /// and then of the caller (0 with one worker, where the step runs on the caller).
+    /// and then of the caller (0 with one worker and for a light step, which run on the
+    /// caller: `World::set_light_steps_on_caller`).
     pub handoff: f32,
     /// The whole step as its caller waits for it: the phases above and `handoff` (the
     /// whole-world validation of the `validate` feature left out).
