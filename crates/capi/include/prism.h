@@ -1540,6 +1540,16 @@ enum PrismStatus prism_world_overlap_aabb(const struct PrismWorld *world,
 // `world` is a live world, not used by another thread during the call.
 enum PrismStatus prism_world_set_gravity(struct PrismWorld *world, struct PrismVec2 gravity);
 
+// Whether a light step (a world almost all asleep: few awake bodies, constraints, moved
+// proxies and sensors, no particle system) runs on the calling thread rather than on the
+// world's pool; on by default. Off, every step of a world with several workers runs on the
+// pool. The results are the same either way; only the cost of handing the step over differs.
+//
+// # Safety
+//
+// `world` is a live world, not used by another thread during the call.
+enum PrismStatus prism_world_set_light_steps_on_caller(struct PrismWorld *world, bool on);
+
 // Advances the world by `dt` seconds (finite, ≥ 0) with `substeps` solver substeps (≥ 1;
 // 4 is typical). `dt = 0` pauses: nothing moves and the event lists read after it are empty.
 //

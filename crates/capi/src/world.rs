@@ -323,3 +323,24 @@ pub unsafe extern "C" fn prism_world_enable_sleep(
         Ok(())
     })
 }
+
+/// Whether a light step (a world almost all asleep: few awake bodies, constraints, moved
+/// proxies and sensors, no particle system) runs on the calling thread rather than on the
+/// world's pool; on by default. Off, every step of a world with several workers runs on the
+/// pool. The results are the same either way; only the cost of handing the step over differs.
+///
+/// # Safety
+///
+/// `world` is a live world, not used by another thread during the call.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn prism_world_set_light_steps_on_caller(
+    world: *mut PrismWorld,
+    on: bool,
+) -> PrismStatus {
+    // SAFETY: the caller passes a live world used by this thread alone.
+    let world = unsafe { WorldMut::new(world) };
+    update("prism_world_set_light_steps_on_caller", world, |handle| {
+        handle.world.set_light_steps_on_caller(on);
+        Ok(())
+    })
+}

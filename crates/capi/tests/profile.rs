@@ -1,7 +1,7 @@
 //! The step profile through the C interface carries every phase of the step: over a run of a
 //! small pile its top-level phases add up to its `total` (but for the clock reads between
-//! them), with one worker nothing is handed off, and the breakdown of `finalize` into
-//! `continuous` stays inside it.
+//! them), with one worker or a light step nothing is handed off, and the breakdown of
+//! `finalize` into `continuous` stays inside it.
 
 #![allow(unsafe_code, reason = "these tests call the C interface as C would")]
 
@@ -38,13 +38,16 @@ fn phases(p: &PrismStepProfile) -> [f32; 12] {
 }
 
 /// Forty boxes dropped in a heap on the ground, stepped 60 times with `workers` workers; the
-/// profile of every step.
-fn pile_profiles(workers: u32) -> Vec<PrismStepProfile> {
+/// profile of every step. The pile is small enough for light steps, which run on the caller
+/// unless `light_on_caller` is false.
+fn pile_profiles(workers: u32, light_on_caller: bool) -> Vec<PrismStepProfile> {
     let def = PrismWorldDef {
         worker_count: workers,
         ..prism_default_world_def()
     };
     let world = TestWorld::with_def(&def);
+    // SAFETY: a live world, used by this thread alone.
+    ok(unsafe { prism_world_set_light_steps_on_caller(world.ptr, light_on_caller) });
     world.ground();
     for i in 0..40 {
         let position = vec2(0.4 * (i % 8) as f32 - 1.4, 1.0 + 1.1 * (i / 8) as f32);
@@ -91,14 +94,23 @@ fn assert_phases_add_up(profiles: &[PrismStepProfile]) {
 
 #[test]
 fn with_one_worker_the_phases_add_up_and_nothing_is_handed_off() {
-    let profiles = pile_profiles(1);
+    let profiles = pile_profiles(1, true);
     assert!(profiles.iter().all(|p| p.handoff == 0.0));
     assert_phases_add_up(&profiles);
 }
 
 #[test]
 fn with_two_workers_the_hand_off_is_part_of_the_total() {
-    let profiles = pile_profiles(2);
+    let profiles = pile_profiles(2, false);
     assert!(profiles.iter().any(|p| p.handoff > 0.0));
+    assert_phases_add_up(&profiles);
+}
+
+/// The same pile with two workers and light steps on the caller (the default): no step is
+/// handed to the pool, and the phases still add up.
+#[test]
+fn with_two_workers_a_light_step_runs_on_the_caller() {
+    let profiles = pile_profiles(2, true);
+    assert!(profiles.iter().all(|p| p.handoff == 0.0));
     assert_phases_add_up(&profiles);
 }

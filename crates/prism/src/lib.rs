@@ -159,9 +159,10 @@
 //!
 //! The world owns a rayon pool of `WorldDef::worker_count` threads and runs each step inside it,
 //! except a light step (a world almost all asleep, `light_step.rs`), which runs on the caller as
-//! with one worker. Every parallel pass cuts its work into fixed chunks that do not depend on the worker count,
-//! every per-item result depends only on its own inputs, and every serial pass walks in a fixed
-//! order, so the world is bitwise identical for any worker count, run after run.
+//! with one worker. Every parallel pass cuts its work into fixed chunks that do not depend on
+//! the worker count, every per-item result depends only on its own inputs, and every serial
+//! pass walks in a fixed order, so the world is bitwise identical for any worker count, run
+//! after run.
 //!
 //! **What is guaranteed, and tested.** The same calls give bitwise the same world — every
 //! body's pose, velocity and sleep state, and the joint angles —

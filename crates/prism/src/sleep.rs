@@ -18,10 +18,10 @@
 //!              → a sleeping set                                          O(its size)
 //! ```
 //!
-//! When no kinematic body moved, record and split ([`settle_rests`]) need nothing the rest of
-//! the finalize still writes, so the finalize runs them beside its own serial part (the
-//! escaped proxies and the tree refit) and only the sleep step is left here; the order of
-//! operations on the islands is the same, and so is the result.
+//! When no kinematic body moved and no bullet flies, record and split ([`settle_rests`]) need
+//! nothing the rest of the finalize still writes, so the finalize runs them beside its own
+//! serial part (the escaped proxies and the tree refit) and only the sleep step is left here;
+//! the order of operations on the islands is the same, and so is the result.
 //!
 //! `r` is the body's extent (`mass.rs`), so `r·|ω|` is the speed of its farthest point due to
 //! rotation and the threshold (0.05 m/s by default) bounds every point's speed, within a factor
