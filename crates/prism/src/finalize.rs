@@ -232,11 +232,12 @@ impl World {
         if !settle {
             return apply();
         }
-        let mut settle = || settle_rests(&mut islands.graph, island_rest, (bodies, solver_sets));
+        let mut settle_now =
+            || settle_rests(&mut islands.graph, island_rest, (bodies, solver_sets));
         if parallel {
-            rayon::join(apply, settle).0
+            rayon::join(apply, settle_now).0
         } else {
-            settle();
+            settle_now();
             apply()
         }
     }
