@@ -23,9 +23,8 @@
 //! moves loosened is refitted once:
 //!
 //! ```text
-//!   apply       move the escaped proxies and buffer their moves:     O(escapes)
-//!               the other bodies' first, then the fast bodies', each
-//!               in chunk order
+//!   apply       move the escaped proxies and buffer their moves, in   O(escapes)
+//!               chunk order (within a chunk, the fast bodies' last)
 //!   refit       flag the moved leaves' ancestors and give each the    O(flagged nodes)
 //!               union of its children's boxes
 //!   bullets     sweep the fast bullets against every body, test and   O(bullets)
@@ -93,11 +92,10 @@ pub(crate) struct Escape {
 /// What one chunk of bodies reports to the serial part.
 #[derive(Default)]
 struct ChunkReport {
+    /// The escaped proxies of the chunk's bodies: those of its fast bodies, swept at the end
+    /// of the chunk, come after the others.
     escapes: Vec<Escape>,
     moving_kinematics: Vec<u32>,
-    /// The escapes of the chunk's fast bodies, swept at the end of the chunk; applied after
-    /// every chunk's `escapes`.
-    fast_escapes: Vec<Escape>,
     /// Milliseconds the chunk spent sweeping its fast bodies.
     continuous_ms: f32,
     /// Awake-set indices of the chunk's fast bullets, to sweep against every body.
@@ -274,21 +272,19 @@ type ReportTargets<'a> = (
     &'a mut Vec<BodyMoveEvent>,
 );
 
-/// Applies the chunks' escapes, the other bodies' before the fast ones', and gathers their
-/// move events into the world's buffer (a single chunk's list becomes it).
+/// Applies the chunks' escapes in chunk order and gathers their move events into the world's
+/// buffer (a single chunk's list becomes it).
 fn fold_reports(
     (shapes, broadphase, move_events): ReportTargets<'_>,
     reports: Vec<ChunkReport>,
 ) -> FoldedReports {
     let mut folded = FoldedReports::default();
-    let mut fast_escapes = Vec::new();
     let single = reports.len() == 1;
     for mut report in reports {
         for escape in report.escapes {
             apply_escape(shapes, broadphase, escape);
         }
         folded.moving.extend(report.moving_kinematics);
-        fast_escapes.extend(report.fast_escapes);
         folded.bullets.extend(report.bullets);
         folded.continuous += report.continuous_ms;
         let base = move_events.len() as u32;
@@ -299,9 +295,6 @@ fn fold_reports(
         } else {
             move_events.extend(report.moves);
         }
-    }
-    for escape in fast_escapes {
-        apply_escape(shapes, broadphase, escape);
     }
     folded
 }
@@ -357,7 +350,7 @@ fn finalize_chunk(
         && !fast.is_empty()
     {
         let start = Instant::now();
-        let escapes = &mut report.fast_escapes;
+        let escapes = &mut report.escapes;
         sweep_fast_bodies(obstacles, (sims, states), &fast, escapes);
         report.continuous_ms = elapsed_ms(start);
     }
