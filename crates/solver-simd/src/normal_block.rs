@@ -88,6 +88,8 @@ pub trait BlockFloat:
     fn non_negative(self) -> Self::Mask;
     /// `if mask { if_true } else { if_false }`, per lane.
     fn select(mask: Self::Mask, if_true: Self, if_false: Self) -> Self;
+    /// Whether `mask` holds in every lane.
+    fn all(mask: Self::Mask) -> bool;
 }
 
 impl BlockFloat for f32 {
@@ -112,6 +114,11 @@ impl BlockFloat for f32 {
     fn select(mask: bool, if_true: f32, if_false: f32) -> f32 {
         if mask { if_true } else { if_false }
     }
+
+    #[inline]
+    fn all(mask: bool) -> bool {
+        mask
+    }
 }
 
 impl BlockFloat for FloatW {
@@ -135,6 +142,11 @@ impl BlockFloat for FloatW {
     #[inline]
     fn select(mask: MaskW, if_true: FloatW, if_false: FloatW) -> FloatW {
         FloatW::select(mask, if_true, if_false)
+    }
+
+    #[inline]
+    fn all(mask: MaskW) -> bool {
+        mask.all()
     }
 }
 
@@ -163,6 +175,11 @@ pub fn solve_block<F: BlockFloat>(r1: BlockRow<F>, r2: BlockRow<F>, k12: F) -> (
     let both1 = l1 + (r2.k * r1.e - k12 * r2.e) * inv_det;
     let both2 = l2 + (r1.k * r2.e - k12 * r1.e) * inv_det;
     let both = both1.non_negative() & both2.non_negative();
+    // The first case wins wherever it holds; where it holds in every lane (a resting pile's
+    // usual state) the other cases cannot change the answer and are not computed.
+    if F::all(both) {
+        return (both1, both2);
+    }
 
     // Only point 1 pushes: Δ₂ = −Λ₂, row 1 solved alone; row 2 must then separate.
     let only1 = l1 + (r1.e + k12 * l2) * r1.inv_k;
