@@ -25,7 +25,7 @@
 //! joints): the edits are kept for when it returns. A shape added to it gets no proxy until
 //! then.
 
-use crate::broadphase::{TreeKind, fat_margin, proxy_box};
+use crate::broadphase::{TreeKind, proxy_box};
 use crate::error::PrismError;
 use crate::solver_set::{AWAKE_SET, DISABLED_SET, STATIC_SET};
 use crate::world::World;
@@ -130,7 +130,7 @@ impl World {
                 continue;
             };
             let aabb = proxy_box(tree, compute_aabb(&shape.geometry, transform));
-            let margin = fat_margin(tree, &shape.geometry);
+            let margin = shape.fat_margin(tree);
             let category_bits = shape.filter.category_bits;
             shape.tree = tree;
             shape.proxy =

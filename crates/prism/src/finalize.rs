@@ -60,7 +60,7 @@
 //! nothing outside the body's sim.
 
 use crate::body::Body;
-use crate::broadphase::{BroadPhase, TreeKind, fat_margin, proxy_box};
+use crate::broadphase::{BroadPhase, TreeKind, proxy_box};
 use crate::continuous::{Obstacles, body_shapes, is_fast, rotation_chord};
 use crate::move_events::{BodyMoveEvent, record_chunk_moves};
 use crate::profile::{elapsed_ms, zone};
@@ -438,7 +438,7 @@ pub(crate) fn test_shapes<'a>(
         if record.fat_aabb.contains(&reach) {
             slack = slack.min(inner_gap(&record.fat_aabb, &reach));
         } else if record.tree != TreeKind::Static {
-            let margin = fat_margin(record.tree, &record.geometry);
+            let margin = record.fat_margin(record.tree);
             escapes.push(Escape {
                 shape,
                 reach,
@@ -515,7 +515,7 @@ pub(crate) fn apply_escape(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::broadphase::{FAT_MARGIN, FAT_MARGIN_PER_RADIUS};
+    use crate::broadphase::{FAT_MARGIN, FAT_MARGIN_PER_RADIUS, fat_margin};
     use crate::{BodyDef, ShapeDef, Vec2, WorldDef, make_box};
     use collision::SPECULATIVE_DISTANCE;
     use collision::Shape;

@@ -53,9 +53,8 @@ use crate::solver_set::{AWAKE_SET, SolverSet};
 use crate::world::World;
 use collision::Manifold;
 use collision::collide::collide;
-use collision::shape_extent;
 use collision::tree::DynamicTree;
-use core_soa::{Arena, BodySim, ShapeId, Vec2};
+use core_soa::{Arena, BodySim, ShapeId};
 use rayon::prelude::*;
 
 /// Contacts per parallel task: large enough to amortise scheduling, small enough to balance.
@@ -163,7 +162,7 @@ fn collide_afresh(
         point.anchor_a -= offset_a;
         point.anchor_b -= offset_b;
     }
-    let extent_b = shape_extent(&shape_b.geometry, Vec2::ZERO);
+    let extent_b = shape_b.sizes.origin_extent;
     sim.frame = ManifoldFrame::capture(&manifold, xf_a, xf_b, extent_b);
     sim.recyclable = true;
     Some(manifold)

@@ -29,7 +29,7 @@ use crate::mass_limits::position_field;
 use crate::solver_set::DISABLED_SET;
 use crate::world::World;
 use collision::chain::make_chain;
-use collision::geometry::compute_aabb;
+use collision::geometry::{compute_aabb, shape_extent};
 use collision::hull::check_polygon;
 use collision::tree::NULL_PROXY;
 use collision::{Aabb, Capsule, Circle, LINEAR_SLOP, Polygon, Segment, Shape};
@@ -59,6 +59,54 @@ pub(crate) struct ShapeRecord {
     /// The proxy's fat box (its `broadphase::proxy_box` grown by `broadphase::fat_margin` when
     /// last re-inserted).
     pub(crate) fat_aabb: Aabb,
+    /// Sizes of `geometry` that the hot passes need (not written to snapshots: decoding
+    /// computes them again).
+    pub(crate) sizes: ShapeSizes,
+}
+
+/// Sizes derived from a shape's geometry, which never changes: computed once when the shape
+/// is created (or decoded) rather than for every escape and every full collide.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ShapeSizes {
+    /// The fat margin in the moving and sleeping trees (`broadphase::fat_margin`).
+    moving_margin: f32,
+    /// The distance from the body origin to the shape's farthest point
+    /// (`collision::shape_extent` about the origin), which contact recycling bounds turns by.
+    pub(crate) origin_extent: f32,
+}
+
+impl ShapeSizes {
+    /// The sizes of `geometry`.
+    pub(crate) fn of(geometry: &Shape) -> ShapeSizes {
+        ShapeSizes {
+            moving_margin: fat_margin(TreeKind::Moving, geometry),
+            origin_extent: shape_extent(geometry, Vec2::ZERO),
+        }
+    }
+
+    /// Whether these are the sizes of `geometry`, to the bit (the whole-structure checks).
+    pub(crate) fn agree_with(&self, geometry: &Shape) -> bool {
+        let own = ShapeSizes::of(geometry);
+        own.moving_margin.to_bits() == self.moving_margin.to_bits()
+            && own.origin_extent.to_bits() == self.origin_extent.to_bits()
+    }
+
+    /// The fat margin in a tree of kind `kind` (`broadphase::fat_margin`).
+    #[inline]
+    fn fat_margin(&self, kind: TreeKind) -> f32 {
+        match kind {
+            TreeKind::Static => 0.0,
+            TreeKind::Moving | TreeKind::Sleeping => self.moving_margin,
+        }
+    }
+}
+
+impl ShapeRecord {
+    /// The shape's fat margin in a tree of kind `kind` (`broadphase::fat_margin`).
+    #[inline]
+    pub(crate) fn fat_margin(&self, kind: TreeKind) -> f32 {
+        self.sizes.fat_margin(kind)
+    }
 }
 
 impl World {
@@ -286,7 +334,8 @@ impl World {
             .map(|sim| sim.transform)
             .unwrap_or_default();
         let aabb = proxy_box(tree, compute_aabb(&geometry, transform));
-        let margin = fat_margin(tree, &geometry);
+        let sizes = ShapeSizes::of(&geometry);
+        let margin = sizes.fat_margin(tree);
         let id = self.shapes.insert_with(|id| {
             let category_bits = def.filter.category_bits;
             let proxy = if disabled {
@@ -312,6 +361,7 @@ impl World {
                 tree,
                 proxy,
                 fat_aabb: aabb,
+                sizes,
             }
         });
         if let Some(shape) = self.shapes.get_mut(id)
@@ -365,7 +415,7 @@ impl World {
                 continue;
             }
             let aabb = proxy_box(shape.tree, compute_aabb(&shape.geometry, transform));
-            let margin = fat_margin(shape.tree, &shape.geometry);
+            let margin = shape.fat_margin(shape.tree);
             let tree = self.broadphase.tree_mut(shape.tree);
             if tree.move_proxy_with_margin(shape.proxy, aabb, margin) {
                 shape.fat_aabb = tree.fat_aabb(shape.proxy);

@@ -176,7 +176,7 @@ impl World {
         }
         let (tree, proxy, category_bits) = (shape.tree, shape.proxy, shape.filter.category_bits);
         let reach = crate::broadphase::proxy_box(tree, self.tight_aabb(shape));
-        let margin = crate::broadphase::fat_margin(tree, &shape.geometry);
+        let margin = shape.fat_margin(tree);
         self.broadphase.destroy_proxy(tree, proxy, id.index());
         let new_proxy =
             self.broadphase

@@ -65,9 +65,11 @@ use crate::graph::Graph;
 use crate::hooks::Hooks;
 use crate::particle_world::ParticleSystems;
 use crate::profile::StepProfile;
+use crate::shape::{ShapeRecord, ShapeSizes};
 use crate::sleep::IslandRestTable;
 use crate::world::{World, build_thread_pool};
 use core_soa::snapshot::{Reader, Snap, SnapshotError, Writer};
+use core_soa::{Arena, ShapeId};
 use solver_simd::ContactSolver;
 use std::sync::Arc;
 
@@ -281,7 +283,10 @@ fn decode_parts(
     let bodies = r.field("World.bodies")?;
     let solver_sets = r.field("World.solver_sets")?;
     let graph: Graph = r.field("World.graph")?;
-    let shapes = r.field("World.shapes")?;
+    let mut shapes: Arena<ShapeRecord, ShapeId> = r.field("World.shapes")?;
+    for (_, shape) in shapes.iter_mut() {
+        shape.sizes = ShapeSizes::of(&shape.geometry);
+    }
     let contacts = r.field("World.contacts")?;
     let joints = r.field("World.joints")?;
     let broadphase = r.field("World.broadphase")?;

@@ -52,7 +52,7 @@
 //! resumes as if the island had never slept), its joints into colours, and each woken body's
 //! parked contacts return to the awake set.
 
-use crate::broadphase::{TreeKind, fat_margin, proxy_box};
+use crate::broadphase::{TreeKind, proxy_box};
 use crate::contact::ContactSim;
 use crate::world::World;
 use core_soa::{BodyArrays, release_spare};
@@ -280,7 +280,7 @@ impl World {
                 continue;
             }
             let aabb = proxy_box(to, self.tight_aabb(shape));
-            let margin = fat_margin(to, &shape.geometry);
+            let margin = shape.fat_margin(to);
             let Some(shape) = self.shapes.get_mut(shape_id) else {
                 continue;
             };

@@ -91,6 +91,9 @@ impl World {
 
     fn validate_shapes(&self) -> Result<(), String> {
         for (id, shape) in self.shapes.iter() {
+            if !shape.sizes.agree_with(&shape.geometry) {
+                return Err(format!("shape {id:?}: stored sizes are not its geometry's"));
+            }
             if shape.proxy == NULL_PROXY {
                 continue; // a disabled body's shape (`validate_disabled`)
             }

@@ -81,7 +81,7 @@ snap_struct!(ShapeRecord {
     tree,
     proxy,
     fat_aabb,
-});
+} skip { sizes });
 snap_struct!(BodyRef { set, local });
 snap_struct!(GraphPlace { color, ends });
 snap_struct!(Contact {
