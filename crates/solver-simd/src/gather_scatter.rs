@@ -177,11 +177,17 @@ pub fn scatter_lanewise(states: &mut [BodyState], indices: &[u32; LANES], bundle
 #[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
 #[inline]
 pub fn gather_transposed(states: &[BodyState], indices: &[u32; LANES]) -> BodyStateW {
+    transpose_rows(indices.map(|index| state_or_identity(states, index)))
+}
+
+/// Lane `i` is `rows[i]`, turned sideways by an 8 × 8 transpose.
+#[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
+#[inline]
+fn transpose_rows(rows: [BodyState; LANES]) -> BodyStateW {
     use ::wide::f32x8;
     // A BodyState and an f32x8 are both 32 plain-old-data bytes with 32-byte alignment, so the
     // cast is one aligned load.
-    let rows =
-        indices.map(|index| bytemuck::cast::<BodyState, f32x8>(state_or_identity(states, index)));
+    let rows = rows.map(bytemuck::cast::<BodyState, f32x8>);
     let [vx, vy, w, flags, dpx, dpy, qc, qs] = f32x8::transpose(rows);
     BodyStateW {
         linear_velocity: Vec2W::new(FloatW(vx), FloatW(vy)),
@@ -199,22 +205,37 @@ pub fn gather_transposed(states: &[BodyState], indices: &[u32; LANES]) -> BodySt
 #[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
 #[inline]
 pub fn scatter_transposed(states: &mut [BodyState], indices: &[u32; LANES], bundle: &BodyStateW) {
-    use ::wide::f32x8;
-    let columns = [
-        bundle.linear_velocity.x.0,
-        bundle.linear_velocity.y.0,
-        bundle.angular_velocity.0,
-        bytemuck::cast::<[u32; LANES], f32x8>(bundle.flags),
-        bundle.delta_position.x.0,
-        bundle.delta_position.y.0,
-        bundle.delta_rotation.c.0,
-        bundle.delta_rotation.s.0,
-    ];
-    let rows = f32x8::transpose(columns);
-    for (&index, row) in indices.iter().zip(rows) {
-        if writable(states, index) {
-            states[index as usize] = bytemuck::cast::<f32x8, BodyState>(row);
-        }
+    let rows = lane_states(bundle);
+    let mut written = 0;
+    for (lane, &index) in indices.iter().enumerate() {
+        written |= u32::from(writable(states, index)) << lane;
+    }
+    for_written_lanes(written, |lane| states[indices[lane] as usize] = rows[lane]);
+}
+
+/// The lanes [`SharedBodies`] writes, one bit per lane: a real index whose carried flags say
+/// dynamic (the gathered flags, which kernels leave as they are).
+#[inline]
+fn writable_lanes(indices: &[u32; LANES], flags: &[u32; LANES]) -> u32 {
+    let mut written = 0;
+    for lane in 0..LANES {
+        let dynamic = indices[lane] != NULL_BODY && flags[lane] & body_flags::DYNAMIC != 0;
+        written |= u32::from(dynamic) << lane;
+    }
+    written
+}
+
+/// Calls `write` for each lane set in `written`. Every lane of a bundle deep in a pile is
+/// usually written, and that case runs without a branch per lane.
+#[inline]
+fn for_written_lanes(written: u32, write: impl FnMut(usize)) {
+    const EVERY_LANE: u32 = (1 << LANES) - 1;
+    if written == EVERY_LANE {
+        (0..LANES).for_each(write);
+    } else {
+        (0..LANES)
+            .filter(|lane| written & (1 << lane) != 0)
+            .for_each(write);
     }
 }
 
@@ -237,17 +258,6 @@ impl BodyLanes for [BodyState] {
         scatter(self, indices, bodies)
     }
 }
-
-/// Lane `i` reads row `i` of a local array in [`SharedBodies`].
-const LANE_ROWS: [u32; LANES] = {
-    let mut rows = [0u32; LANES];
-    let mut i = 0;
-    while i < LANES {
-        rows[i] = i as u32;
-        i += 1;
-    }
-    rows
-};
 
 /// The awake body states as seen by one thread solving bundles of one colour while other
 /// threads solve other bundles of the same colour.
@@ -280,19 +290,31 @@ impl BodyLanes for SharedBodies<'_, '_> {
                 unsafe { self.states.read(index as usize) }
             }
         });
-        gather(&rows, &LANE_ROWS)
+        rows_to_lanes(rows)
     }
 
     #[inline]
     fn scatter(&mut self, indices: &[u32; LANES], bodies: &BodyStateW) {
         let rows = lane_states(bodies);
-        for ((&index, row), &flags) in indices.iter().zip(rows).zip(&bodies.flags) {
-            if index != NULL_BODY && flags & body_flags::DYNAMIC != 0 {
-                // SAFETY: `new`'s contract: this dynamic body belongs to this thread's bundle
-                // alone while the view is used.
-                unsafe { self.states.write(index as usize, row) };
-            }
-        }
+        let written = writable_lanes(indices, &bodies.flags);
+        for_written_lanes(written, |lane| {
+            // SAFETY: `new`'s contract: this dynamic body belongs to this thread's bundle
+            // alone while the view is used.
+            unsafe { self.states.write(indices[lane] as usize, rows[lane]) };
+        });
+    }
+}
+
+/// Lane `i` is `rows[i]`: the transpose where AVX2 is available.
+#[inline]
+fn rows_to_lanes(rows: [BodyState; LANES]) -> BodyStateW {
+    #[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
+    {
+        transpose_rows(rows)
+    }
+    #[cfg(not(all(not(feature = "scalar"), target_feature = "avx2")))]
+    {
+        BodyStateW::from_lanes(&rows)
     }
 }
 
