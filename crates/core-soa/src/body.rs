@@ -95,8 +95,8 @@ pub struct BodySim {
     /// body that moves more than half of it in a step is swept for continuous collision.
     /// [`BodySim::NO_EXTENT`] for a body without shapes. Kept with `max_extent`.
     pub min_extent: f32,
-    /// Speed (m/s) below which the body counts as resting (compared with
-    /// `max(|v|, max_extent·|ω|)`).
+    /// Speed (m/s) below which the body counts as resting (compared with the sleep speed
+    /// `|v| + max_extent·|ω|`, or half the step's average speed if larger).
     pub sleep_threshold: f32,
     /// How long (s) the body has been resting; 0 while it moves or may not sleep.
     pub sleep_time: f32,

@@ -34,7 +34,8 @@
 //!   contact begins touching (both dynamic)  graph.link(ConstraintKey::contact(i), a, b)
 //!   contact stops touching                  graph.unlink(ConstraintKey::contact(i))
 //!   finalize bodies                         graph.begin_sleep_pass();
-//!                                           t = update_sleep_time(t, |v|, r·|ω|, threshold, dt);
+//!                                           s = sleep_speed(|v|, ω, r, motion, dt);
+//!                                           t = update_sleep_time(t, s, 0, threshold, dt);
 //!                                           graph.record_sleep_time(body, t)   (awake bodies)
 //!   islands                                 if let Some(i) = graph.split_candidate(TIME_TO_SLEEP)
 //!                                               { graph.split(i) }

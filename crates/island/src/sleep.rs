@@ -4,11 +4,14 @@
 //! ## The body timer
 //!
 //! A body has rested for `sleep_time` seconds when, for that long, no point of it has moved
-//! faster than its sleep threshold (0.05 m/s by default). The fastest point of a rigid body
-//! moves at most `|v| + r·|ω|`, with `r` the largest distance from the centre of mass to the
-//! body's extent; following Box2D we compare the cheaper bound `max(|v|, r·|ω|)` (within a
-//! factor 2 of the exact one, and what the threshold was tuned for). Any motion above the
-//! threshold resets the timer to zero; otherwise it grows by the step's `dt`:
+//! faster than its sleep threshold (0.05 m/s by default). As Box2D v3 does, two speeds are
+//! compared ([`sleep_speed`]): the fastest point's speed at the end of the step,
+//! `|v| + r·|ω|` with `r` the largest distance from the centre of mass to the body's extent,
+//! and half the average speed of the step's whole motion, `½·(|Δp| + r·|sin Δθ|)/dt`. The
+//! second sees the solver's position correction, which moves a body during the substeps and
+//! leaves no trace in its final velocity: a body being pushed out of an overlap is not at
+//! rest. Any motion above the threshold resets the timer to zero; otherwise it grows by the
+//! step's `dt`:
 //!
 //! ```text
 //!   speed:  ▁▁▁▁▁▁█▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁     (█ above the threshold)
@@ -42,11 +45,20 @@ pub const TIME_TO_SLEEP: f32 = 0.5;
 /// The default speed below which a body counts as resting (m/s).
 pub const DEFAULT_SLEEP_THRESHOLD: f32 = 0.05;
 
-/// The speed compared with a body's sleep threshold: `max(|v|, max_extent·|ω|)`, a bound within
-/// a factor 2 of the fastest point's speed `|v| + max_extent·|ω|`.
+/// The speed compared with a body's sleep threshold (see the module notes): the fastest
+/// point's speed `|v| + max_extent·|ω|`, or half the average speed `step_motion / dt` of the
+/// step's whole motion if that is larger. `step_motion = |Δp| + max_extent·|sin Δθ|` bounds how
+/// far any point moved in the step; pass 0 where no step was taken.
 #[inline]
-pub fn sleep_speed(linear_speed: f32, angular_speed: f32, max_extent: f32) -> f32 {
-    linear_speed.max(max_extent * angular_speed.abs())
+pub fn sleep_speed(
+    linear_speed: f32,
+    angular_speed: f32,
+    max_extent: f32,
+    step_motion: f32,
+    dt: f32,
+) -> f32 {
+    let point_speed = linear_speed + max_extent * angular_speed.abs();
+    point_speed.max(0.5 * step_motion / dt)
 }
 
 /// Advances a body's rest timer by one step of `dt` seconds: reset to 0 if the body moved

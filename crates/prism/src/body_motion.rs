@@ -66,7 +66,7 @@ impl World {
     /// (`solver-simd`'s `integrate.rs`; 2·10⁻⁵ rad for 0.1 rad in 4 substeps).
     ///
     /// Unlike setting a velocity, this wakes a body only if it is asleep and the motion is not
-    /// below its sleep threshold (`max(|v|, extent·|ω|)`, as the sleep timer measures): an
+    /// below its sleep threshold (`|v| + extent·|ω|`, as the sleep timer measures): an
     /// awake body keeps its sleep timer, and a sleeping one is not woken to move by a hair.
     /// A fixed-rotation body only translates. No effect on static or disabled bodies. Errors: a non-finite position, a rotation that
     /// is not a unit rotation, `dt` not finite and positive.
@@ -96,7 +96,7 @@ impl World {
             0.0
         };
         if asleep {
-            let speed = linear.length().max(sim.max_extent * angular.abs());
+            let speed = island::sleep_speed(linear.length(), angular, sim.max_extent, 0.0, dt);
             if speed < sim.sleep_threshold {
                 return Ok(());
             }

@@ -164,7 +164,8 @@ pub struct BodyDef {
     pub user_data: u64,
     /// Whether this body may sleep; if not, its island never sleeps.
     pub enable_sleep: bool,
-    /// Speed (m/s) below which the body counts as resting: `max(|v|, extent·|ω|)` is compared
+    /// Speed (m/s) below which the body counts as resting: its fastest point's speed
+    /// `|v| + extent·|ω|`, and half the average speed of its motion over the step, are compared
     /// with it (see [`crate::World::set_sleep_threshold`]).
     pub sleep_threshold: f32,
     /// Multiplies the rotational inertia the body gets from its shapes (finite, > 0; default 1).

@@ -2,7 +2,7 @@
 //! awake bodies does everything a body needs at the end of a step:
 //!
 //! ```text
-//!   sleep timer   t ← t + dt while max(|v|, r·|ω|) ≤ threshold, else 0 (sleep.rs)
+//!   sleep timer   t ← t + dt while the sleep speed ≤ threshold, else 0 (sleep.rs)
 //!   island rest   a dynamic body folds t into its island's least and most rested times
 //!   moving        a kinematic body whose timer is 0 is listed (it disturbs what it touches)
 //!   fast          a dynamic body that moved more than half its thickness is swept against
@@ -386,15 +386,22 @@ fn sweep_fast_bodies(
 /// accumulates rest, except a kinematic body, whose timer says only whether it moves (it
 /// never sleeps: it has no island).
 fn advance_sleep_timer(sim: &mut BodySim, state: &BodyState, dt: f32) {
-    let linear = state.linear_velocity.length();
-    let angular = sim.max_extent * state.angular_velocity.abs();
-    let time = update_sleep_time(sim.sleep_time, linear, angular, sim.sleep_threshold, dt);
+    let speed = sleep_speed(state, sim.max_extent, dt);
+    let time = update_sleep_time(sim.sleep_time, speed, 0.0, sim.sleep_threshold, dt);
     let kinematic = state.flags & body_flags::KINEMATIC != 0;
     sim.sleep_time = if sim.enable_sleep || kinematic {
         time
     } else {
         0.0
     };
+}
+
+/// The speed a body's sleep threshold is compared with (`island::sleep_speed`): its fastest
+/// point's, or half the average speed of the step's motion, which sees position correction.
+fn sleep_speed(state: &BodyState, extent: f32, dt: f32) -> f32 {
+    let linear = state.linear_velocity.length();
+    let step_motion = state.delta_position.length() + extent * state.delta_rotation.s.abs();
+    island::sleep_speed(linear, state.angular_velocity, extent, step_motion, dt)
 }
 
 /// Tests the body's shapes against their fat boxes, pushing those that left to `escapes`,

@@ -3,7 +3,7 @@
 //! ## The step phase
 //!
 //! The per-body work happens inside the parallel finalize (`finalize.rs`): every awake body's
-//! timer advances (`t ← t + dt` while `max(|v|, r·|ω|) ≤ threshold`, else 0) and every dynamic
+//! timer advances (`t ← t + dt` while its sleep speed `≤ threshold`, else 0) and every dynamic
 //! body folds its timer into its island's least and most rested times, an atomic minimum and
 //! maximum per island slot ([`IslandRestTable`]), which lists the slots it touched. What is left
 //! runs serially here, and costs O(awake islands), not O(bodies) or O(all islands):
@@ -23,9 +23,10 @@
 //! serial part (the escaped proxies and the tree refit) and only the sleep step is left here;
 //! the order of operations on the islands is the same, and so is the result.
 //!
-//! `r` is the body's extent (`mass.rs`), so `r·|ω|` is the speed of its farthest point due to
-//! rotation and the threshold (0.05 m/s by default) bounds every point's speed, within a factor
-//! 2 (Box2D's choice; `island::sleep_speed`). An island sleeps only as a whole, so the least
+//! The sleep speed (`island::sleep_speed`, as Box2D v3 measures it) is the larger of the
+//! fastest point's speed `|v| + r·|ω|`, `r` the body's extent (`mass.rs`), and half the average
+//! speed of the step's whole motion, which sees the substeps' position correction; the
+//! threshold (0.05 m/s by default) bounds both. An island sleeps only as a whole, so the least
 //! rested body decides; a body with sleep disabled keeps its timer at 0 and therefore its
 //! island awake, and a world with sleep disabled skips the timers and the phase.
 //!

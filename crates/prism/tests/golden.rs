@@ -49,9 +49,9 @@ use prism::{
 const GOLDEN: [(&str, u64); 5] = [
     ("pyramid_20", 0x48dfe951e52d2f98),
     ("smash_40x30", 0xa2980d635b2ee013),
-    ("ragdoll_pile", 0xf114bac0f142812f),
-    ("machines", 0x04a4da9ded2a1f80),
-    ("sleep_and_wake", 0xdc345be2ac8095b8),
+    ("ragdoll_pile", 0x0f04ebb55ffc2e68),
+    ("machines", 0x8454b1fbfb106682),
+    ("sleep_and_wake", 0x6e487a990e27ac74),
 ];
 
 /// FNV-1a (64 bit) over 32-bit words.

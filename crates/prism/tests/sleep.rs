@@ -69,14 +69,16 @@ fn step_until_asleep(world: &mut World, bodies: &[BodyId], limit: usize) -> usiz
     panic!("still awake after {limit} steps");
 }
 
-/// The largest rest speed of the bodies: `max(|v|, extent·|ω|)` with a unit box's extent √0.5.
+/// The largest fastest-point speed of the bodies, `|v| + extent·|ω|` with a unit box's extent
+/// √0.5: the part of the sleep speed a user sees (the other part, the step's position
+/// correction, can only make it larger, so a body faster than this is not resting).
 fn max_rest_speed(world: &World, bodies: &[BodyId]) -> f32 {
     bodies
         .iter()
         .map(|&b| {
             let v = world.linear_velocity(b).unwrap().length();
             let w = world.angular_velocity(b).unwrap().abs() * 0.5f32.sqrt();
-            v.max(w)
+            v + w
         })
         .fold(0.0, f32::max)
 }
