@@ -325,15 +325,28 @@ impl<'a> Obstacles<'a> {
     /// Whether any static shape's box may lie within `max_extent` of the centre of mass's path
     /// on `sweep` — where every point of the body passes during the step. If not, the body can
     /// hit nothing static, and its shapes need no sweep (a body high above the ground, or any
-    /// body in a world without static shapes).
+    /// body in a world without static shapes). One query of the static tree with the path's
+    /// box, grown by the extent, decides it, where each shape's sweep would query it again.
+    ///
+    /// Every shape's swept box lies inside that box: a point of the body is within
+    /// `max_extent` of the centre at both ends of the step. The box is grown a little more for
+    /// the rounding of the shapes' boxes, which is relative to the coordinates (as in the
+    /// finalize's motion bound), so whenever a shape's sweep would find a candidate this query
+    /// finds one too, and skipping the sweeps changes no result.
     fn static_in_reach(&self, sweep: &Sweep, max_extent: f32) -> bool {
         let path = Aabb {
             min: sweep.c1.min(sweep.c2),
             max: sweep.c1.max(sweep.c2),
         };
-        self.static_tree
-            .bounds()
-            .is_some_and(|bounds| bounds.overlaps(&path.fattened(max_extent)))
+        let far = path.min.abs().max(path.max.abs()).max_element();
+        let rounding = 16.0 * f32::EPSILON * (far + max_extent) + 1.0e-6;
+        let reach = path.fattened(max_extent + rounding);
+        let mut found = false;
+        self.static_tree.query(&reach, u64::MAX, |_, _| {
+            found = true;
+            false
+        });
+        found
     }
 
     /// The time of impact of `shape` with the shape at arena index `other_index`, if that
