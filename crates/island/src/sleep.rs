@@ -48,7 +48,8 @@ pub const DEFAULT_SLEEP_THRESHOLD: f32 = 0.05;
 /// The speed compared with a body's sleep threshold (see the module notes): the fastest
 /// point's speed `|v| + max_extent·|ω|`, or half the average speed `step_motion / dt` of the
 /// step's whole motion if that is larger. `step_motion = |Δp| + max_extent·|sin Δθ|` bounds how
-/// far any point moved in the step; pass 0 where no step was taken.
+/// far any point moved in the step; pass 0 where no step was taken. A NaN in either speed
+/// gives NaN (which [`update_sleep_time`] counts as motion), where `f32::max` would drop it.
 #[inline]
 pub fn sleep_speed(
     linear_speed: f32,
@@ -58,7 +59,11 @@ pub fn sleep_speed(
     dt: f32,
 ) -> f32 {
     let point_speed = linear_speed + max_extent * angular_speed.abs();
-    point_speed.max(0.5 * step_motion / dt)
+    let motion_speed = 0.5 * step_motion / dt;
+    if point_speed.is_nan() || motion_speed.is_nan() {
+        return f32::NAN;
+    }
+    point_speed.max(motion_speed)
 }
 
 /// Advances a body's rest timer by one step of `dt` seconds: reset to 0 if the body moved

@@ -362,6 +362,14 @@ fn sleep_timer_resets_on_motion_and_accumulates_at_rest() {
     assert_eq!(update_sleep_time(time, pushed, 0.0, threshold, dt), 0.0);
     // A step's motion that only matches its final speed does not raise it.
     assert_eq!(sleep_speed(0.03, 0.0, 0.5, 0.03 * dt, dt), 0.03);
+    // A broken velocity or motion is never rest.
+    for speed in [
+        sleep_speed(f32::NAN, 0.0, 0.5, 0.0, dt),
+        sleep_speed(0.0, 0.0, 0.5, f32::NAN, dt),
+    ] {
+        assert!(speed.is_nan());
+        assert_eq!(update_sleep_time(time, speed, 0.0, threshold, dt), 0.0);
+    }
 }
 
 /// Three chains recorded with given sleep times; returns the graph and the island ids.
