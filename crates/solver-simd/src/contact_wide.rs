@@ -97,7 +97,33 @@ pub struct ContactBundle {
     pub lane_count: u8,
     /// Per slot: `None` when every contact of the bundle has the point, otherwise the lanes
     /// that have it (padding lanes count as having it: their results are never written).
-    pub slot_lanes: [Option<MaskW>; 2],
+    pub slot_lanes: [Option<LaneBits>; 2],
+}
+
+/// A set of a bundle's lanes as bits (bit `i` for lane `i`). Every pass reads the bundle's
+/// slot lanes, so they are kept in two bytes rather than two wide masks (128 bytes of each
+/// bundle that every iteration would stream through), and widened only where a bundle mixes
+/// one- and two-point contacts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaneBits(u8);
+
+impl LaneBits {
+    /// Lane `i` is in the set when `lanes[i]`.
+    pub fn from_bools(lanes: [bool; LANES]) -> LaneBits {
+        let bits = (0..LANES).fold(0u8, |bits, i| bits | (u8::from(lanes[i]) << i));
+        LaneBits(bits)
+    }
+
+    /// The set as a wide mask.
+    #[inline]
+    pub fn mask(self) -> MaskW {
+        MaskW::from_bools(core::array::from_fn(|i| self.0 >> i & 1 != 0))
+    }
+
+    /// Bit `i` set when lane `i` is in the set.
+    pub fn bits(self) -> u32 {
+        u32::from(self.0)
+    }
 }
 
 impl Default for ContactBundle {
@@ -177,7 +203,7 @@ impl ContactBundle {
         let slot_lanes = core::array::from_fn(|slot| {
             let has: [bool; LANES] =
                 core::array::from_fn(|i| i >= lane_count || slot < lanes[i].point_count);
-            (!has.iter().all(|&h| h)).then(|| MaskW::from_bools(has))
+            (!has.iter().all(|&h| h)).then(|| LaneBits::from_bools(has))
         });
         ContactBundle {
             body_a: lanes.map(|c| c.body_a),
@@ -372,7 +398,7 @@ pub fn prepare_bundle_in_place<C: ContactRecord>(
             core::array::from_fn(|i| slot < usize::from(inputs.point_counts[i]));
         let has_slot: [bool; LANES] = core::array::from_fn(|i| i >= lane_count || exists[i]);
         bundle.slot_lanes[slot] =
-            (!has_slot.iter().all(|&h| h)).then(|| MaskW::from_bools(has_slot));
+            (!has_slot.iter().all(|&h| h)).then(|| LaneBits::from_bools(has_slot));
         let point = prepare_point(bundle, input, &state_a, &state_b, warm_scale);
         bundle.points[slot] = point.inert_outside(MaskW::from_bools(exists));
     }
@@ -744,7 +770,7 @@ fn in_slot_lanes(
         Some(lanes) => {
             let before = pair.velocities();
             row(bundle, pair);
-            pair.keep_velocities(lanes, before);
+            pair.keep_velocities(lanes.mask(), before);
         }
     }
 }
@@ -867,7 +893,8 @@ pub fn restitution_bundles(
             let p = c.points[slot];
             let fast = !p.relative_velocity.cmp_gt(FloatW::splat(-threshold));
             let pushed = !p.max_normal_impulse.cmp_eq(FloatW::zero());
-            let has_slot = c.slot_lanes[slot].unwrap_or(MaskW::from_bools([true; LANES]));
+            let has_slot =
+                c.slot_lanes[slot].map_or(MaskW::from_bools([true; LANES]), LaneBits::mask);
             let in_block = !p.block_weight.cmp_eq(FloatW::zero());
             let active = bounces & fast & pushed & has_slot & in_block;
             if !active.any() {

@@ -347,7 +347,7 @@ fn preparing_in_place_overwrites_every_field() {
     for lane in 0..LANES {
         assert_eq!(reused.lane(lane), fresh.lane(lane), "lane {lane}");
     }
-    let mask_bits = |bundle: &ContactBundle| bundle.slot_lanes.map(|m| m.map(MaskW::to_bitmask));
+    let mask_bits = |bundle: &ContactBundle| bundle.slot_lanes.map(|m| m.map(LaneBits::bits));
     assert_eq!(mask_bits(&reused), mask_bits(&fresh));
     assert!(fresh.slot_lanes[1].is_some());
 }
