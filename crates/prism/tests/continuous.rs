@@ -380,13 +380,11 @@ fn continuous_collision_is_deterministic_across_worker_counts() {
     let worlds: Vec<(World, Vec<BodyId>)> = [1, 2, 4]
         .iter()
         .map(|&worker_count| {
-            let mut world = World::new(WorldDef {
+            let mut world = common::pooled_world(WorldDef {
                 worker_count,
                 gravity: Vec2::ZERO,
                 ..WorldDef::default()
-            })
-            .unwrap();
-            world.set_light_steps_on_caller(false);
+            });
             let bodies = shooting_gallery(&mut world);
             (world, bodies)
         })

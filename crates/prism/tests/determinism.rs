@@ -32,13 +32,11 @@ fn assert_lockstep(
     let mut worlds: Vec<(World, Vec<BodyId>)> = WORKER_COUNTS
         .iter()
         .map(|&worker_count| {
-            let mut world = World::new(WorldDef {
+            let mut world = common::pooled_world(WorldDef {
                 worker_count,
                 enable_sleep,
                 ..WorldDef::default()
-            })
-            .unwrap();
-            world.set_light_steps_on_caller(false);
+            });
             let bodies = build(&mut world);
             (world, bodies)
         })

@@ -30,12 +30,10 @@ struct Scene {
 /// Ground, a 12-row pyramid, a chain of six hinged disks hung from a static anchor, and a
 /// kinematic platform under the chain's end.
 fn build(worker_count: u32) -> Scene {
-    let mut world = World::new(WorldDef {
+    let mut world = common::pooled_world(WorldDef {
         worker_count,
         ..WorldDef::default()
-    })
-    .unwrap();
-    world.set_light_steps_on_caller(false);
+    });
     let ground = add_ground(&mut world, 40.0);
     let pyramid = add_pyramid(&mut world, 12);
     let anchor = world

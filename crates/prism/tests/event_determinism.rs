@@ -150,12 +150,10 @@ fn sensors_events_and_hooks_are_identical_for_1_to_4_workers() {
     let mut worlds: Vec<(World, Vec<BodyId>)> = WORKER_COUNTS
         .iter()
         .map(|&worker_count| {
-            let mut world = World::new(WorldDef {
+            let mut world = common::pooled_world(WorldDef {
                 worker_count,
                 ..WorldDef::default()
-            })
-            .unwrap();
-            world.set_light_steps_on_caller(false);
+            });
             let bodies = build(&mut world);
             (world, bodies)
         })

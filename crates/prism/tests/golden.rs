@@ -111,14 +111,11 @@ impl StateHash {
 }
 
 fn world_with(workers: u32, enable_sleep: bool) -> World {
-    let mut world = World::new(WorldDef {
+    common::pooled_world(WorldDef {
         worker_count: workers,
         enable_sleep,
         ..WorldDef::default()
     })
-    .unwrap();
-    world.set_light_steps_on_caller(false);
-    world
 }
 
 fn step(world: &mut World, count: usize) {

@@ -508,12 +508,10 @@ fn mass_ratio_report_and_inertia_scale() {
 #[test]
 fn joints_are_deterministic_across_worker_counts() {
     let run_with_workers = |workers: u32| {
-        let mut world = World::new(WorldDef {
+        let mut world = common::pooled_world(WorldDef {
             worker_count: workers,
             ..WorldDef::default()
-        })
-        .unwrap();
-        world.set_light_steps_on_caller(false);
+        });
         add_ground(&mut world, 20.0);
         let mut bodies = Vec::new();
         for i in 0..30 {
@@ -635,12 +633,10 @@ fn joints_work_with_sequential_impulses() {
 #[test]
 fn joint_grid_is_deterministic_across_worker_counts() {
     let run_with_workers = |workers: u32| {
-        let mut world = World::new(WorldDef {
+        let mut world = common::pooled_world(WorldDef {
             worker_count: workers,
             ..WorldDef::default()
-        })
-        .unwrap();
-        world.set_light_steps_on_caller(false);
+        });
         let n = 40;
         let mut grid = Vec::new();
         for column in 0..n {

@@ -9,7 +9,7 @@
 mod common;
 
 use common::{DT, SUBSTEPS, smash};
-use prism::{StepProfile, World, WorldDef};
+use prism::{StepProfile, WorldDef};
 
 /// Steps of the smash: the box reaches the block in about 0.7 s.
 const STEPS: usize = 90;
@@ -37,12 +37,10 @@ fn phases(profile: &StepProfile) -> [f32; 12] {
 /// (the smash's first steps, before the projectile arrives, would be light steps run on the
 /// caller: `World::set_light_steps_on_caller`).
 fn smash_profiles(workers: u32) -> Vec<StepProfile> {
-    let mut world = World::new(WorldDef {
+    let mut world = common::pooled_world(WorldDef {
         worker_count: workers,
         ..WorldDef::default()
-    })
-    .unwrap();
-    world.set_light_steps_on_caller(false);
+    });
     smash(&mut world);
     (0..STEPS)
         .map(|_| {

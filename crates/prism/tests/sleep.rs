@@ -15,13 +15,10 @@ use std::collections::BTreeSet;
 const THRESHOLD: f32 = 0.05;
 
 fn world_with_workers(workers: u32) -> World {
-    let mut world = World::new(WorldDef {
+    common::pooled_world(WorldDef {
         worker_count: workers,
         ..WorldDef::default()
     })
-    .unwrap();
-    world.set_light_steps_on_caller(false);
-    world
 }
 
 /// A pyramid of unit boxes with `rows` at the base, centred on `center_x`, its bottom row `lift`

@@ -79,13 +79,10 @@ fn reseal(bytes: &mut [u8]) {
 }
 
 fn world(workers: u32) -> World {
-    let mut world = World::new(WorldDef {
+    common::pooled_world(WorldDef {
         worker_count: workers,
         ..WorldDef::default()
     })
-    .unwrap();
-    world.set_light_steps_on_caller(false);
-    world
 }
 
 /// The state `bytes` describes, as a snapshot taken on a world with `workers` threads (the

@@ -18,6 +18,15 @@ pub fn world_with(kind: SolverKind) -> World {
     .expect("default world")
 }
 
+/// A world built from `def` whose every step runs on its worker pool, light steps included
+/// (`World::set_light_steps_on_caller(false)`), so that tests comparing worker counts exercise
+/// the parallel passes even on small worlds.
+pub fn pooled_world(def: WorldDef) -> World {
+    let mut world = World::new(def).expect("valid world definition");
+    world.set_light_steps_on_caller(false);
+    world
+}
+
 /// A static ground box whose top face is the line y = 0, spanning x ∈ [−half_width, half_width].
 pub fn add_ground(world: &mut World, half_width: f32) -> BodyId {
     let ground = world
