@@ -35,7 +35,7 @@
 //!   contact stops touching                  graph.unlink(ConstraintKey::contact(i))
 //!   finalize bodies                         graph.begin_sleep_pass();
 //!                                           s = sleep_speed(|v|, ω, r, motion, dt);
-//!                                           t = update_sleep_time(t, s, 0, threshold, dt);
+//!                                           t = update_sleep_time(t, s, threshold, dt);
 //!                                           graph.record_sleep_time(body, t)   (awake bodies)
 //!   islands                                 if let Some(i) = graph.split_candidate(TIME_TO_SLEEP)
 //!                                               { graph.split(i) }

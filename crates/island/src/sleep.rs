@@ -66,19 +66,16 @@ pub fn sleep_speed(
     point_speed.max(motion_speed)
 }
 
-/// Advances a body's rest timer by one step of `dt` seconds: reset to 0 if the body moved
-/// faster than `threshold` (by either its linear speed or `max_extent·|ω|`), else `+ dt`.
-/// A NaN speed counts as motion, so a body with a broken velocity never falls asleep.
+/// Advances a body's rest timer by one step of `dt` seconds: reset to 0 if its sleep speed
+/// ([`sleep_speed`]) is above `threshold`, else `+ dt`. A NaN speed counts as motion, so a
+/// body with a broken velocity never falls asleep.
 #[inline]
-pub fn update_sleep_time(
-    sleep_time: f32,
-    linear_speed: f32,
-    angular_speed_times_extent: f32,
-    threshold: f32,
-    dt: f32,
-) -> f32 {
-    let resting = linear_speed <= threshold && angular_speed_times_extent <= threshold;
-    if resting { sleep_time + dt } else { 0.0 }
+pub fn update_sleep_time(sleep_time: f32, speed: f32, threshold: f32, dt: f32) -> f32 {
+    if speed <= threshold {
+        sleep_time + dt
+    } else {
+        0.0
+    }
 }
 
 /// The rest summary of an island in the current pass.

@@ -342,24 +342,24 @@ fn sleep_timer_resets_on_motion_and_accumulates_at_rest() {
     let dt = 1.0 / 60.0;
     let mut time = 0.0;
     for _ in 0..30 {
-        time = update_sleep_time(time, 0.01, 0.0, threshold, dt);
+        time = update_sleep_time(time, 0.01, threshold, dt);
     }
     assert!((time - 0.5).abs() < 1e-5, "30 steps of 1/60 s: {time}");
     // Spinning: extent 0.5 m at 0.2 rad/s sweeps 0.1 m/s > 0.05 m/s.
     let spin = sleep_speed(0.0, -0.2, 0.5, 0.0, dt);
     assert!((spin - 0.1).abs() < 1e-7);
-    assert_eq!(update_sleep_time(time, 0.0, spin, threshold, dt), 0.0);
-    assert_eq!(update_sleep_time(time, 0.051, 0.0, threshold, dt), 0.0);
-    assert_eq!(update_sleep_time(time, f32::NAN, 0.0, threshold, dt), 0.0);
+    assert_eq!(update_sleep_time(time, spin, threshold, dt), 0.0);
+    assert_eq!(update_sleep_time(time, 0.051, threshold, dt), 0.0);
+    assert_eq!(update_sleep_time(time, f32::NAN, threshold, dt), 0.0);
     // Exactly at the threshold still counts as resting.
-    assert_eq!(update_sleep_time(0.25, 0.05, 0.05, threshold, 0.25), 0.5);
+    assert_eq!(update_sleep_time(0.25, 0.05, threshold, 0.25), 0.5);
     // The fastest point: 0.3 m/s of travel plus 0.5 m × 0.1 rad/s of turn.
     assert!((sleep_speed(0.3, 0.1, 0.5, 0.0, dt) - 0.35).abs() < 1e-7);
     // A body the step moved 2 mm while it ends at rest (position correction): half of
     // 0.002 m / (1/60 s) is 0.06 m/s, above the threshold.
     let pushed = sleep_speed(0.0, 0.0, 0.5, 0.002, dt);
     assert!((pushed - 0.06).abs() < 1e-6, "{pushed}");
-    assert_eq!(update_sleep_time(time, pushed, 0.0, threshold, dt), 0.0);
+    assert_eq!(update_sleep_time(time, pushed, threshold, dt), 0.0);
     // A step's motion that only matches its final speed does not raise it.
     assert_eq!(sleep_speed(0.03, 0.0, 0.5, 0.03 * dt, dt), 0.03);
     // A broken velocity or motion is never rest.
@@ -368,7 +368,7 @@ fn sleep_timer_resets_on_motion_and_accumulates_at_rest() {
         sleep_speed(0.0, 0.0, 0.5, f32::NAN, dt),
     ] {
         assert!(speed.is_nan());
-        assert_eq!(update_sleep_time(time, speed, 0.0, threshold, dt), 0.0);
+        assert_eq!(update_sleep_time(time, speed, threshold, dt), 0.0);
     }
 }
 

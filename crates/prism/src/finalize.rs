@@ -387,7 +387,7 @@ fn sweep_fast_bodies(
 /// never sleeps: it has no island).
 fn advance_sleep_timer(sim: &mut BodySim, state: &BodyState, dt: f32) {
     let speed = sleep_speed(state, sim.max_extent, dt);
-    let time = update_sleep_time(sim.sleep_time, speed, 0.0, sim.sleep_threshold, dt);
+    let time = update_sleep_time(sim.sleep_time, speed, sim.sleep_threshold, dt);
     let kinematic = state.flags & body_flags::KINEMATIC != 0;
     sim.sleep_time = if sim.enable_sleep || kinematic {
         time

@@ -272,17 +272,9 @@ impl DynamicTree {
         self.collect_enlarged(&mut scratch, false);
         // The walk lists every slot before the slots below it, so in reverse each node's
         // children are final before the node itself.
+        // (Heights do not change with the boxes; `refit` recomputes them to the same values.)
         for &slot in scratch.slots.iter().rev() {
-            let node = self.nodes[slot as usize];
-            let (first, second) = (
-                &self.nodes[node.child1 as usize],
-                &self.nodes[node.child2 as usize],
-            );
-            let aabb = first.aabb.union(&second.aabb);
-            let category_bits = first.category_bits | second.category_bits;
-            let node = &mut self.nodes[slot as usize];
-            node.aabb = aabb;
-            node.category_bits = category_bits;
+            self.refit(slot);
         }
         // The walk settled some small subtrees; the slots are what stays flagged.
         self.enlarged_count = scratch.slots.len();
