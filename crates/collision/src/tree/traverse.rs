@@ -20,6 +20,10 @@ use core_soa::Vec2;
 /// `height + 1` entries, and balanced trees of millions of proxies stay far below this.
 const INLINE_STACK: usize = 64;
 
+/// The stack a query keeps on the call stack: a query of a tree whose height is below this
+/// never allocates (balanced trees of a million proxies are about 40 high).
+const ARRAY_STACK: usize = 64;
+
 /// A last-in-first-out stack of node indices that allocates only when it outgrows its inline
 /// array.
 pub(super) struct NodeStack {
@@ -117,23 +121,59 @@ impl DynamicTree {
     /// Calls `callback(proxy, user_data)` for every proxy whose fat box overlaps `aabb`
     /// (touching counts) and whose category bits intersect `mask`. The callback returns `true`
     /// to continue and `false` to stop the query at once.
-    pub fn query(&self, aabb: &Aabb, mask: u64, mut callback: impl FnMut(u32, u64) -> bool) {
+    pub fn query(&self, aabb: &Aabb, mask: u64, callback: impl FnMut(u32, u64) -> bool) {
         debug_assert!(
             !self.boxes_stale,
             "query after deferred moves, before a rebuild"
         );
-        // A node is pushed only once it passed the tests, so a child that misses costs a test
-        // and no stack traffic: most of the nodes a query looks at are such misses.
-        let passes = |index: u32| {
-            let node = &self.nodes[index as usize];
-            node.category_bits & mask != 0 && node.aabb.overlaps(aabb)
-        };
-        if self.root == NULL_NODE || !passes(self.root) {
+        if self.root == NULL_NODE || !self.query_passes(self.root, aabb, mask) {
             return;
         }
-        let mut stack = NodeStack::new();
-        stack.push(self.root);
-        while let Some(index) = stack.pop() {
+        // The walk holds at most `height + 1` entries (see `query_walk`): a tree shorter than
+        // the local array never needs the heap.
+        let height = self.height() as usize;
+        let mut local = [0u32; ARRAY_STACK];
+        let mut heap = Vec::new();
+        let stack = if height < ARRAY_STACK {
+            &mut local[..]
+        } else {
+            heap.resize(height + 1, 0);
+            &mut heap[..]
+        };
+        self.query_walk(stack, aabb, mask, callback);
+    }
+
+    /// Whether node `index` may hold a proxy `query` reports: its categories intersect `mask`
+    /// and its box overlaps `aabb`.
+    #[inline]
+    fn query_passes(&self, index: u32, aabb: &Aabb, mask: u64) -> bool {
+        let node = &self.nodes[index as usize];
+        node.category_bits & mask != 0 && node.aabb.overlaps(aabb)
+    }
+
+    /// `query`'s depth-first walk from the root, which has passed the tests, with `stack` as
+    /// its last-in-first-out stack.
+    ///
+    /// A node is pushed only after its parent was popped, at most two children at a time, and
+    /// the first child pushed is the second visited: below every node on the path from the root
+    /// to the node being visited, at most one sibling waits. So the stack never holds more than
+    /// `height + 1` entries, and `stack` (that long) cannot overflow while the tree's heights
+    /// are right (the `validate` feature checks them, and a decoded snapshot must pass it).
+    #[inline]
+    fn query_walk(
+        &self,
+        stack: &mut [u32],
+        aabb: &Aabb,
+        mask: u64,
+        mut callback: impl FnMut(u32, u64) -> bool,
+    ) {
+        // A node is pushed only once it passed the tests, so a child that misses costs a test
+        // and no stack traffic: most of the nodes a query looks at are such misses.
+        stack[0] = self.root;
+        let mut len = 1;
+        while len > 0 {
+            len -= 1;
+            let index = stack[len];
             let node = &self.nodes[index as usize];
             if node.is_leaf() {
                 if !callback(index, node.user_data) {
@@ -142,11 +182,13 @@ impl DynamicTree {
                 continue;
             }
             let (first, second) = (node.child1, node.child2);
-            if passes(second) {
-                stack.push(second);
+            if self.query_passes(second, aabb, mask) {
+                stack[len] = second;
+                len += 1;
             }
-            if passes(first) {
-                stack.push(first);
+            if self.query_passes(first, aabb, mask) {
+                stack[len] = first;
+                len += 1;
             }
         }
     }
