@@ -1056,3 +1056,75 @@ fn edits_between_the_refit_and_the_rebuild_stay_correct() {
         assert!(h.check_random_queries(&mut rng, 40) > 400);
     }
 }
+
+/// Re-links a fresh tree of `n` unit boxes in a row into a caterpillar: internal node `k` has
+/// leaf `k` as its first child and internal node `k + 1` as its second (the last internal
+/// node holds the last two leaves), so the tree is `n − 1` high. Insertion keeps trees
+/// balanced, so this is the only way to reach a tree taller than a query's local stack.
+fn caterpillar(n: u64) -> DynamicTree {
+    let mut tree = DynamicTree::new(AABB_MARGIN);
+    let leaves: Vec<u32> = (0..n)
+        .map(|i| {
+            let x = i as f32 * 2.0;
+            let tight = Aabb::new(Vec2::new(x, 0.0), Vec2::new(x + 1.0, 1.0));
+            tree.create_proxy(tight, 1 << (i % 3), i)
+        })
+        .collect();
+    let internal: Vec<u32> = (0..tree.nodes.len() as u32)
+        .filter(|&i| {
+            let node = &tree.nodes[i as usize];
+            node.is_allocated() && !node.is_leaf()
+        })
+        .collect();
+    assert_eq!(internal.len() as u64, n - 1);
+    for k in (0..internal.len()).rev() {
+        let second = internal.get(k + 1).copied().unwrap_or(leaves[k + 1]);
+        let (first, node) = (leaves[k], internal[k] as usize);
+        let (a, b) = (&tree.nodes[first as usize], &tree.nodes[second as usize]);
+        let (aabb, category_bits) = (a.aabb.union(&b.aabb), a.category_bits | b.category_bits);
+        let height = 1 + a.height.max(b.height);
+        tree.nodes[node].child1 = first;
+        tree.nodes[node].child2 = second;
+        tree.nodes[node].aabb = aabb;
+        tree.nodes[node].category_bits = category_bits;
+        tree.nodes[node].height = height;
+        tree.nodes[first as usize].parent_or_next = node as u32;
+        tree.nodes[second as usize].parent_or_next = node as u32;
+    }
+    tree.root = internal[0];
+    tree.nodes[tree.root as usize].parent_or_next = NULL_NODE;
+    tree
+}
+
+#[test]
+fn query_walks_a_tree_taller_than_its_local_stack() {
+    let tree = caterpillar(100);
+    tree.validate().unwrap();
+    assert_eq!(tree.height(), 99);
+    // Every box overlaps the proxies whose x range it meets and whose category it asks for.
+    for (lo, hi, mask) in [
+        (-1.0, 500.0, u64::MAX),
+        (10.5, 90.5, 0b101),
+        (150.0, 160.0, 2),
+    ] {
+        let query = Aabb::new(Vec2::new(lo, 0.25), Vec2::new(hi, 0.75));
+        let mut found = BTreeSet::new();
+        tree.query(&query, mask, |_, user_data| found.insert(user_data));
+        let expected: BTreeSet<u64> = (0..100u64)
+            .filter(|&i| (1 << (i % 3)) & mask != 0)
+            .filter(|&i| tree.fat_aabb(tree_proxy(&tree, i)).overlaps(&query))
+            .collect();
+        assert_eq!(found, expected, "query [{lo}, {hi}] mask {mask:b}");
+        assert!(!expected.is_empty() || lo > 100.0);
+    }
+}
+
+/// The proxy of `tree` whose user data is `user_data`.
+fn tree_proxy(tree: &DynamicTree, user_data: u64) -> u32 {
+    (0..tree.nodes.len() as u32)
+        .find(|&i| {
+            let node = &tree.nodes[i as usize];
+            node.is_allocated() && node.is_leaf() && node.user_data == user_data
+        })
+        .unwrap()
+}
