@@ -143,12 +143,13 @@ impl DynamicTree {
         self.query_walk(stack, aabb, mask, callback);
     }
 
-    /// Whether node `index` may hold a proxy `query` reports: its categories intersect `mask`
-    /// and its box overlaps `aabb`.
+    /// Whether node `index` may hold a proxy `query` reports: its box overlaps `aabb` and its
+    /// categories intersect `mask`. The box first: most children a query tests miss it, and
+    /// most queries ask for every category.
     #[inline]
     fn query_passes(&self, index: u32, aabb: &Aabb, mask: u64) -> bool {
         let node = &self.nodes[index as usize];
-        node.category_bits & mask != 0 && node.aabb.overlaps(aabb)
+        node.aabb.overlaps(aabb) && node.category_bits & mask != 0
     }
 
     /// `query`'s depth-first walk from the root, which has passed the tests, with `stack` as
