@@ -13,10 +13,10 @@
 //! ```
 //!
 //! A [`BodyState`] is exactly eight 4-byte fields, 32 bytes, 32-byte aligned, so with eight
-//! lanes this is an 8 × 8 transpose: eight aligned 256-bit loads, then 24 shuffles (unpack,
-//! shuffle, lane permute — `wide::f32x8::transpose`), and the reverse for the store. The flags
-//! word travels through the transpose as the bit pattern of an f32; shuffles move bits without
-//! interpreting them, so it comes out unchanged. Where eight lanes are not available (the
+//! lanes the gather is an 8 × 8 transpose: eight aligned 256-bit loads, then 24 shuffles
+//! (unpack, shuffle, lane permute — `wide::f32x8::transpose`). The flags word travels through
+//! the transposes as the bit pattern of an f32; shuffles move bits without interpreting them,
+//! so it comes out unchanged. Where eight lanes are not available (the
 //! `scalar` feature or a build without AVX2), the same result is produced lane by lane; both
 //! versions are public so tests and the micro-benchmark can compare them.
 //!
@@ -26,12 +26,20 @@
 //! - scatter writes a lane back only if its index is not [`NULL_BODY`] *and* the stored state
 //!   has [`body_flags::DYNAMIC`]: kinematic bodies keep the velocity they were given, and a
 //!   padded lane writes nothing;
-//! - a written lane stores all 32 bytes, the flags as carried in the bundle (kernels leave them
-//!   as gathered).
+//! - a written lane stores its velocity half, `[vx vy ω flags]`, with the flags as carried in
+//!   the bundle (kernels leave them as gathered), and leaves the displacement half as stored.
 //!
 //! The kernels reach bodies through [`BodyLanes`]: a plain slice of states on one thread, or
 //! [`SharedBodies`] when several threads solve bundles of one colour at once, each writing
 //! only the dynamic bodies of its own bundles (the colour invariant).
+//!
+//! **Scatter writes back velocities only.** A bundle pass (warm start, solve, relax,
+//! restitution) changes a body's velocities and nothing else: the displacement half of the
+//! row, `[dpx dpy qc qs]`, is read for the current separation but comes out as it went in. So
+//! scatter turns back only the first four fields — a 4 × 8 transpose (four unpacks and four
+//! shuffles), which leaves each lane in one 128-bit half of a register — and stores 16 bytes
+//! per written lane, leaving the other 16 untouched. The memory after a pass is the same as if
+//! whole rows had been stored, for half the transpose and half the stores.
 //!
 //! Indices other than [`NULL_BODY`] must be in bounds: they are built by the solver from its
 //! own awake-state array, so an out-of-range index is an internal bug and panics like any slice
@@ -134,8 +142,8 @@ pub fn gather(states: &[BodyState], indices: &[u32; LANES]) -> BodyStateW {
     }
 }
 
-/// Writes the lanes of `bundle` back to the dynamic bodies at `indices`, with the fastest
-/// version this build has.
+/// Writes the velocity halves of the lanes of `bundle` back to the dynamic bodies at
+/// `indices` (module notes), with the fastest version this build has.
 #[inline]
 pub fn scatter(states: &mut [BodyState], indices: &[u32; LANES], bundle: &BodyStateW) {
     #[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
@@ -165,10 +173,10 @@ pub fn gather_lanewise(states: &[BodyState], indices: &[u32; LANES]) -> BodyStat
 )]
 #[inline]
 pub fn scatter_lanewise(states: &mut [BodyState], indices: &[u32; LANES], bundle: &BodyStateW) {
-    let lanes = bundle.to_lanes();
-    for (&index, state) in indices.iter().zip(lanes) {
+    let rows = velocity_rows_lanewise(bundle);
+    for (&index, row) in indices.iter().zip(rows) {
         if writable(states, index) {
-            states[index as usize] = state;
+            *velocity_half(&mut states[index as usize]) = row;
         }
     }
 }
@@ -201,16 +209,79 @@ fn transpose_rows(rows: [BodyState; LANES]) -> BodyStateW {
     }
 }
 
-/// [`scatter`] as an 8 × 8 transpose and one 256-bit store per written lane.
+/// [`scatter`] as a 4 × 8 transpose and one 128-bit store per written lane.
 #[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
 #[inline]
 pub fn scatter_transposed(states: &mut [BodyState], indices: &[u32; LANES], bundle: &BodyStateW) {
-    let rows = lane_states(bundle);
+    let rows = velocity_rows_transposed(bundle);
     let mut written = 0;
     for (lane, &index) in indices.iter().enumerate() {
         written |= u32::from(writable(states, index)) << lane;
     }
-    for_written_lanes(written, |lane| states[indices[lane] as usize] = rows[lane]);
+    for_written_lanes(written, |lane| {
+        *velocity_half(&mut states[indices[lane] as usize]) = rows[lane];
+    });
+}
+
+/// The first half of a state's row, `[vx vy ω flags]`, as bits: what scatter writes.
+#[inline]
+fn velocity_half(state: &mut BodyState) -> &mut [u32; 4] {
+    &mut bytemuck::cast_mut::<BodyState, [[u32; 4]; 2]>(state)[0]
+}
+
+/// Each lane's `[vx vy ω flags]` half-row, with the fastest version this build has.
+#[inline]
+fn velocity_rows(bodies: &BodyStateW) -> [[u32; 4]; LANES] {
+    #[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
+    {
+        velocity_rows_transposed(bodies)
+    }
+    #[cfg(not(all(not(feature = "scalar"), target_feature = "avx2")))]
+    {
+        velocity_rows_lanewise(bodies)
+    }
+}
+
+/// [`velocity_rows`] lane by lane: the portable reference version.
+#[cfg_attr(
+    all(not(feature = "scalar"), target_feature = "avx2"),
+    allow(dead_code)
+)]
+#[inline]
+fn velocity_rows_lanewise(bodies: &BodyStateW) -> [[u32; 4]; LANES] {
+    bodies
+        .to_lanes()
+        .map(|mut state| *velocity_half(&mut state))
+}
+
+/// [`velocity_rows`] as a 4 × 8 transpose: four unpacks and four shuffles leave each lane's
+/// half-row in one 128-bit half of a register.
+#[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
+#[inline]
+fn velocity_rows_transposed(bodies: &BodyStateW) -> [[u32; 4]; LANES] {
+    use std::arch::x86_64::{__m256, _mm256_shuffle_ps, _mm256_unpackhi_ps, _mm256_unpacklo_ps};
+    let vx: __m256 = bytemuck::cast(bodies.linear_velocity.x.0);
+    let vy: __m256 = bytemuck::cast(bodies.linear_velocity.y.0);
+    let w: __m256 = bytemuck::cast(bodies.angular_velocity.0);
+    let flags: __m256 = bytemuck::cast(bodies.flags);
+    // SAFETY: these intrinsics need AVX, and this function is compiled only when the build
+    // enables AVX2 (and so AVX) everywhere: the CPU that runs it has them. They only move
+    // bits between registers.
+    let pairs = unsafe {
+        // Within each 128-bit half: [vx0 vy0 vx1 vy1], [ω0 f0 ω1 f1] (lanes 4, 5 above) …
+        let (v01, w01) = (_mm256_unpacklo_ps(vx, vy), _mm256_unpacklo_ps(w, flags));
+        // … and [vx2 vy2 vx3 vy3], [ω2 f2 ω3 f3] (lanes 6, 7 above).
+        let (v23, w23) = (_mm256_unpackhi_ps(vx, vy), _mm256_unpackhi_ps(w, flags));
+        // Pairs of half-rows: lanes 0 | 4, 1 | 5, 2 | 6 and 3 | 7.
+        [
+            _mm256_shuffle_ps::<0x44>(v01, w01),
+            _mm256_shuffle_ps::<0xEE>(v01, w01),
+            _mm256_shuffle_ps::<0x44>(v23, w23),
+            _mm256_shuffle_ps::<0xEE>(v23, w23),
+        ]
+    }
+    .map(bytemuck::cast::<__m256, [[u32; 4]; 2]>);
+    core::array::from_fn(|lane| pairs[lane % 4][lane / 4])
 }
 
 /// The lanes [`SharedBodies`] writes, one bit per lane: a real index whose carried flags say
@@ -243,7 +314,9 @@ fn for_written_lanes(written: u32, write: impl FnMut(usize)) {
 pub trait BodyLanes {
     /// The states of `indices` ([`BodyState::IDENTITY`] for [`NULL_BODY`]).
     fn gather(&self, indices: &[u32; LANES]) -> BodyStateW;
-    /// Writes the lanes of `bodies` back to the dynamic bodies among `indices`.
+    /// Writes the velocity halves of the lanes of `bodies` back to the dynamic bodies among
+    /// `indices`; the displacement half of each row is left as stored (no bundle pass changes
+    /// it: module notes).
     fn scatter(&mut self, indices: &[u32; LANES], bodies: &BodyStateW);
 }
 
@@ -295,12 +368,14 @@ impl BodyLanes for SharedBodies<'_, '_> {
 
     #[inline]
     fn scatter(&mut self, indices: &[u32; LANES], bodies: &BodyStateW) {
-        let rows = lane_states(bodies);
+        let rows = velocity_rows(bodies);
         let written = writable_lanes(indices, &bodies.flags);
         for_written_lanes(written, |lane| {
+            let index = indices[lane] as usize;
             // SAFETY: `new`'s contract: this dynamic body belongs to this thread's bundle
             // alone while the view is used.
-            unsafe { self.states.write(indices[lane] as usize, rows[lane]) };
+            let state = unsafe { &mut self.states.slice_mut(index..index + 1)[0] };
+            *velocity_half(state) = rows[lane];
         });
     }
 }
@@ -315,33 +390,6 @@ fn rows_to_lanes(rows: [BodyState; LANES]) -> BodyStateW {
     #[cfg(not(all(not(feature = "scalar"), target_feature = "avx2")))]
     {
         BodyStateW::from_lanes(&rows)
-    }
-}
-
-/// The lanes of `bodies` as states: the transpose of [`crate::gather_scatter::scatter`]
-/// without its stores, as eight registers turned into eight 32-byte rows where AVX2 is
-/// available.
-#[inline]
-fn lane_states(bodies: &BodyStateW) -> [BodyState; LANES] {
-    #[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
-    {
-        use ::wide::f32x8;
-        let columns = [
-            bodies.linear_velocity.x.0,
-            bodies.linear_velocity.y.0,
-            bodies.angular_velocity.0,
-            bytemuck::cast::<[u32; LANES], f32x8>(bodies.flags),
-            bodies.delta_position.x.0,
-            bodies.delta_position.y.0,
-            bodies.delta_rotation.c.0,
-            bodies.delta_rotation.s.0,
-        ];
-        // A BodyState is eight 4-byte plain-old-data fields in the order of `columns`.
-        f32x8::transpose(columns).map(bytemuck::cast::<f32x8, BodyState>)
-    }
-    #[cfg(not(all(not(feature = "scalar"), target_feature = "avx2")))]
-    {
-        bodies.to_lanes()
     }
 }
 
@@ -456,14 +504,11 @@ mod tests {
                     before.angular_velocity - 1.0,
                     "body {k}"
                 );
+                // `bump` moved the displacement too, but scatter writes velocities only.
                 assert_eq!(
-                    now.delta_position.y,
-                    before.delta_position.y + 1.0,
+                    (now.flags, now.delta_position, now.delta_rotation),
+                    (before.flags, before.delta_position, before.delta_rotation),
                     "body {k}"
-                );
-                assert_eq!(
-                    (now.flags, now.delta_rotation),
-                    (before.flags, before.delta_rotation)
                 );
             } else {
                 assert_eq!(now, before, "non-dynamic body {k} was written");
@@ -488,5 +533,27 @@ mod tests {
             let bytes = |s: &[BodyState]| bytemuck::cast_slice::<BodyState, u8>(s).to_vec();
             assert_eq!(bytes(&by_transpose), bytes(&by_lane));
         }
+    }
+
+    /// The shared view (used by the multi-worker passes) decides on the carried flags and
+    /// writes through the 16-byte half-row; on gathered bundles it must leave exactly what the
+    /// plain-slice scatter leaves.
+    #[test]
+    fn shared_view_scatters_as_the_slice_does() {
+        let mut by_slice = states();
+        let mut by_view = by_slice.clone();
+        for indices in bundles() {
+            let mut bundle = gather(&by_slice, &indices);
+            bump(&mut bundle);
+            scatter(&mut by_slice, &indices, &bundle);
+            let shared = SharedSlice::new(&mut by_view);
+            // SAFETY: one thread, one view: nothing else reads or writes these states.
+            let mut view = unsafe { SharedBodies::new(&shared) };
+            let mut bundle = view.gather(&indices);
+            bump(&mut bundle);
+            view.scatter(&indices, &bundle);
+        }
+        assert_eq!(by_view, by_slice);
+        assert_ne!(by_view, states(), "the bumped velocities were written");
     }
 }
