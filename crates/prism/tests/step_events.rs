@@ -213,3 +213,49 @@ fn move_events_list_exactly_the_bodies_that_moved() {
     }
     assert!(fell_asleep.is_some(), "the ball never fell asleep");
 }
+
+/// Several chunks of awake bodies with still ones among them (kinematic bodies standing, every
+/// third body): with one, two or three workers the move events list exactly the falling
+/// bodies, in the same order, each with its transform — the chunks' gaps closed.
+#[test]
+fn move_events_skip_still_bodies_in_every_chunk_for_any_worker_count() {
+    let circle = Circle {
+        center: Vec2::ZERO,
+        radius: 0.25,
+    };
+    let mut lists = Vec::new();
+    for worker_count in [1, 2, 3] {
+        let mut world = common::pooled_world(WorldDef {
+            worker_count,
+            ..WorldDef::default()
+        });
+        let mut falling = BTreeSet::new();
+        for i in 0..700 {
+            let position = Vec2::new(i as f32, 0.0);
+            let still = i % 3 == 0;
+            let def = if still {
+                BodyDef::kinematic_at(position)
+            } else {
+                BodyDef::dynamic_at(position)
+            };
+            let body = world.create_body(&def).unwrap();
+            world
+                .create_circle_shape(body, &ShapeDef::default(), &circle)
+                .unwrap();
+            if !still {
+                falling.insert(body);
+            }
+        }
+        world.step(DT, SUBSTEPS).unwrap();
+        let events = world.body_move_events();
+        let listed: BTreeSet<BodyId> = events.iter().map(|e| e.body).collect();
+        assert_eq!(events.len(), listed.len(), "a body listed twice");
+        assert_eq!(listed, falling, "{worker_count} workers");
+        for event in events {
+            assert_eq!(event.transform, world.transform(event.body).unwrap());
+            assert!(event.transform.p.y < 0.0, "a falling body fell");
+        }
+        lists.push(events.to_vec());
+    }
+    assert!(lists.iter().all(|list| *list == lists[0]));
+}
