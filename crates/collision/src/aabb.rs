@@ -2,8 +2,10 @@
 
 use core_soa::Vec2;
 
-/// An axis-aligned box `[min, max]`.
+/// An axis-aligned box `[min, max]`. Laid out as `[min.x, min.y, max.x, max.y]`, which the
+/// tree's queries load as one 16-byte row.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C)]
 pub struct Aabb {
     /// The lower-left corner: the smallest x and y of the box (m, world or local frame as the owner
     /// says).

@@ -1,6 +1,6 @@
 //! Tests of the dynamic tree against a brute-force model of the same proxies.
 
-use super::traverse::{NodeStack, Segment};
+use super::traverse::{NodeStack, PairTest, Segment};
 use super::*;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -1127,4 +1127,51 @@ fn tree_proxy(tree: &DynamicTree, user_data: u64) -> u32 {
             node.is_allocated() && node.is_leaf() && node.user_data == user_data
         })
         .unwrap()
+}
+
+/// The two-box test of the query walk decides every pair as `Aabb::overlaps` does: boxes
+/// apart, touching on an edge or a corner, nested, signed zeros, infinite and NaN bounds.
+#[test]
+fn pair_test_agrees_with_the_scalar_overlap() {
+    let values = [
+        f32::NEG_INFINITY,
+        -2.0,
+        -1.0,
+        -0.0,
+        0.0,
+        0.5,
+        1.0,
+        2.0,
+        f32::INFINITY,
+        f32::NAN,
+    ];
+    // Deterministic pseudo-random picks from `values` for every coordinate.
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut pick = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        values[(seed % values.len() as u64) as usize]
+    };
+    let mut boxes = vec![
+        Aabb::new(Vec2::new(0.0, 0.0), Vec2::new(1.0, 1.0)),
+        Aabb::new(Vec2::new(1.0, 1.0), Vec2::new(2.0, 2.0)),
+        Aabb::new(Vec2::new(1.0, -1.0), Vec2::new(2.0, 0.0)),
+        Aabb::new(Vec2::new(-0.0, -0.0), Vec2::new(0.0, 0.0)),
+    ];
+    boxes.extend((0..400).map(|_| Aabb {
+        min: Vec2::new(pick(), pick()),
+        max: Vec2::new(pick(), pick()),
+    }));
+    let (mut met, mut missed) = (0, 0);
+    for query in &boxes {
+        let test = PairTest::new(query);
+        for pair in boxes.windows(2) {
+            let expected = [pair[0].overlaps(query), pair[1].overlaps(query)];
+            assert_eq!(test.overlaps(&pair[0], &pair[1]), expected, "{query:?} {pair:?}");
+            met += expected.iter().filter(|&&m| m).count();
+            missed += expected.iter().filter(|&&m| !m).count();
+        }
+    }
+    assert!(met > 1000 && missed > 1000, "met {met}, missed {missed}");
 }

@@ -15,6 +15,7 @@
 use super::{DynamicTree, NULL_NODE};
 use crate::aabb::Aabb;
 use core_soa::Vec2;
+use wide::f32x8;
 
 /// Stack entries kept inline before spilling to the heap: a depth-first walk holds at most
 /// `height + 1` entries, and balanced trees of millions of proxies stay far below this.
@@ -65,6 +66,43 @@ impl NodeStack {
         }
         self.inline_len -= 1;
         Some(self.inline[self.inline_len])
+    }
+}
+
+/// A query box set up to test two boxes against it in one eight-lane comparison.
+///
+/// `Aabb::overlaps` says two boxes overlap unless one of four comparisons holds:
+/// `b.min > q.max` on either axis, or `q.min > b.max` on either axis. The second pair is the
+/// same as `−b.max > −q.min`, so with a box loaded as `[min.x, min.y, −max.x, −max.y]` and the
+/// query as `[max.x, max.y, −min.x, −min.y]` all four are one lane-wise `>`; two boxes fill the
+/// eight lanes. Negation is exact and the comparison is IEEE `>` (false when either side is
+/// NaN), so every lane decides exactly as the scalar test does.
+pub(super) struct PairTest {
+    /// `[q.max.x, q.max.y, −q.min.x, −q.min.y]`, twice.
+    bound: f32x8,
+}
+
+/// The lanes whose sign flips: each box's `max` half.
+const MAX_HALVES: [f32; 8] = [0.0, 0.0, -0.0, -0.0, 0.0, 0.0, -0.0, -0.0];
+
+impl PairTest {
+    pub(super) fn new(query: &Aabb) -> PairTest {
+        let (lo, hi) = (query.min, query.max);
+        PairTest {
+            bound: f32x8::new([hi.x, hi.y, -lo.x, -lo.y, hi.x, hi.y, -lo.x, -lo.y]),
+        }
+    }
+
+    /// Whether `first` and `second` each overlap the query box (touching counts).
+    #[inline]
+    pub(super) fn overlaps(&self, first: &Aabb, second: &Aabb) -> [bool; 2] {
+        let (a, b) = (first, second);
+        let rows = [
+            a.min.x, a.min.y, a.max.x, a.max.y, b.min.x, b.min.y, b.max.x, b.max.y,
+        ];
+        let corners = f32x8::new(rows) ^ f32x8::new(MAX_HALVES);
+        let outside = corners.simd_gt(self.bound).to_bitmask();
+        [outside & 0x0f == 0, outside & 0xf0 == 0]
     }
 }
 
@@ -170,6 +208,7 @@ impl DynamicTree {
     ) {
         // A node is pushed only once it passed the tests, so a child that misses costs a test
         // and no stack traffic: most of the nodes a query looks at are such misses.
+        let query = PairTest::new(aabb);
         stack[0] = self.root;
         let mut len = 1;
         while len > 0 {
@@ -183,11 +222,14 @@ impl DynamicTree {
                 continue;
             }
             let (first, second) = (node.child1, node.child2);
-            if self.query_passes(second, aabb, mask) {
+            let (first_node, second_node) =
+                (&self.nodes[first as usize], &self.nodes[second as usize]);
+            let [first_meets, second_meets] = query.overlaps(&first_node.aabb, &second_node.aabb);
+            if second_meets && second_node.category_bits & mask != 0 {
                 stack[len] = second;
                 len += 1;
             }
-            if self.query_passes(first, aabb, mask) {
+            if first_meets && first_node.category_bits & mask != 0 {
                 stack[len] = first;
                 len += 1;
             }
