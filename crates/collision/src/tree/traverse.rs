@@ -4,6 +4,10 @@
 //! passes the geometric test and its category bits (the OR over its subtree) intersect the mask,
 //! so a subtree of, say, static debris is skipped whole by a query that masks debris out.
 //!
+//! A box query is the pair search's inner loop, so it is lean: it tests an internal node's two
+//! children together, in one eight-lane comparison (`PairTest`), pushes only the children that
+//! pass, and keeps its stack in a local array as deep as the tree is high.
+//!
 //! The ray is the segment `origin + t · translation` for `t ∈ [0, max_fraction]`, tested against
 //! boxes with the slab method: on each axis the segment is inside the slab `[min, max]` for
 //! `t ∈ [(min − o)/d, (max − o)/d]` (swapped when `d < 0`); the segment meets the box when the
