@@ -2,8 +2,8 @@
 
 use core_soa::Vec2;
 
-/// An axis-aligned box `[min, max]`. Laid out as `[min.x, min.y, max.x, max.y]`, which the
-/// tree's queries load as one 16-byte row.
+/// An axis-aligned box `[min, max]`. Laid out as `[min.x, min.y, max.x, max.y]`, so that the
+/// tree's queries can load a box as one 16-byte row.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[repr(C)]
 pub struct Aabb {

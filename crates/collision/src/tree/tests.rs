@@ -1168,7 +1168,11 @@ fn pair_test_agrees_with_the_scalar_overlap() {
         let test = PairTest::new(query);
         for pair in boxes.windows(2) {
             let expected = [pair[0].overlaps(query), pair[1].overlaps(query)];
-            assert_eq!(test.overlaps(&pair[0], &pair[1]), expected, "{query:?} {pair:?}");
+            assert_eq!(
+                test.overlaps(&pair[0], &pair[1]),
+                expected,
+                "{query:?} {pair:?}"
+            );
             met += expected.iter().filter(|&&m| m).count();
             missed += expected.iter().filter(|&&m| !m).count();
         }

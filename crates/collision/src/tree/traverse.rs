@@ -186,8 +186,7 @@ impl DynamicTree {
     }
 
     /// Whether node `index` may hold a proxy `query` reports: its box overlaps `aabb` and its
-    /// categories intersect `mask`. The box first: most children a query tests miss it, and
-    /// most queries ask for every category.
+    /// categories intersect `mask` (the root's test; the walk tests children in pairs).
     #[inline]
     fn query_passes(&self, index: u32, aabb: &Aabb, mask: u64) -> bool {
         let node = &self.nodes[index as usize];
