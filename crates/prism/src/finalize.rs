@@ -24,8 +24,7 @@
 //!
 //! ```text
 //!   apply       move the escaped proxies and buffer their moves, in   O(escapes)
-//!               chunk order (within a chunk, the fast bodies' last);
-//!               close the gaps the chunks left in the move events     O(events after a gap)
+//!               chunk order (within a chunk, the fast bodies' last)
 //!   refit       flag the moved leaves' ancestors and give each the    O(flagged nodes)
 //!               union of its children's boxes
 //!   bullets     sweep the fast bullets against every body, test and   O(bullets)
@@ -101,10 +100,9 @@ struct ChunkReport {
     continuous_ms: f32,
     /// Awake-set indices of the chunk's fast bullets, to sweep against every body.
     bullets: Vec<u32>,
-    /// How many move events (`move_events.rs`) the chunk wrote at the start of its part of
-    /// the world's buffer, and each bullet's awake-set index with the position of its event
-    /// among them.
-    move_count: usize,
+    /// The move events of the chunk's bodies (`move_events.rs`), and each bullet's awake-set
+    /// index with the position of its event among them.
+    moves: Vec<BodyMoveEvent>,
     bullet_moves: Vec<(u32, u32)>,
 }
 
@@ -120,15 +118,6 @@ struct FoldedReports {
     /// Milliseconds the chunks spent sweeping fast bodies, summed.
     continuous: f32,
 }
-
-/// One chunk's index, its bodies' sims and states, and its part of the move events.
-type ChunkParts<'a> = (
-    usize,
-    (
-        (&'a mut [BodySim], &'a [BodyState]),
-        &'a mut [BodyMoveEvent],
-    ),
-);
 
 /// What the pass reads besides the bodies.
 struct FinalizeView<'a> {
@@ -169,23 +158,35 @@ impl World {
             continuous: self.def.enable_continuous.then_some((dt, obstacles)),
         };
         let (sims, states) = from_awake[0].bodies.sims_and_states_mut();
-        // Each chunk writes its move events at the start of its own part of the buffer, which
-        // has a place for every awake body; `fold_reports` closes the gaps.
+        // One worker: the single chunk writes the move events straight into the world's
+        // buffer; several: each chunk into its own, concatenated below.
         let mut buffer = std::mem::take(&mut self.move_events);
-        buffer.resize(sims.len(), BodyMoveEvent::UNSET);
-        let chunk = |(index, ((sims, states), moves)): ChunkParts<'_>| {
+        buffer.clear();
+        let mut buffer = Some(buffer);
+        let chunk = |(index, (sims, states)): (usize, (&mut [BodySim], &[BodyState])),
+                     moves: Vec<BodyMoveEvent>| {
             finalize_chunk(sims, states, (index * BOX_CHUNK) as u32, &view, moves)
         };
         let reports: Vec<ChunkReport> = if parallel {
             let chunks = sims
                 .par_chunks_mut(BOX_CHUNK)
-                .zip(states.par_chunks(BOX_CHUNK))
-                .zip(buffer.par_chunks_mut(BOX_CHUNK));
-            chunks.enumerate().map(chunk).collect()
+                .zip(states.par_chunks(BOX_CHUNK));
+            chunks
+                .enumerate()
+                .map(|(index, chunk_bodies)| {
+                    let moves = Vec::with_capacity(chunk_bodies.0.len());
+                    chunk((index, chunk_bodies), moves)
+                })
+                .collect()
         } else {
-            vec![chunk((0, ((sims, states), &mut buffer[..])))]
+            vec![chunk(
+                (0, (sims, states)),
+                buffer.take().unwrap_or_default(),
+            )]
         };
-        self.move_events = buffer;
+        if let Some(buffer) = buffer {
+            self.move_events = buffer;
+        }
         // With no disturbance and no bullet to come, the islands' rests are final: they are
         // settled beside the serial part, which touches no island.
         let settle = self.def.enable_sleep
@@ -271,49 +272,48 @@ type ReportTargets<'a> = (
     &'a mut Vec<BodyMoveEvent>,
 );
 
-/// Applies the chunks' escapes in chunk order and closes the gaps the chunks left in the move
-/// events (a chunk's events start at its first body's place; where every body of the chunks
-/// before moved, nothing is copied).
+/// Applies the chunks' escapes in chunk order and gathers their move events into the world's
+/// buffer (a single chunk's list becomes it).
 fn fold_reports(
     (shapes, broadphase, move_events): ReportTargets<'_>,
     reports: Vec<ChunkReport>,
 ) -> FoldedReports {
     let mut folded = FoldedReports::default();
     let single = reports.len() == 1;
-    let mut events = 0;
-    for (index, report) in reports.into_iter().enumerate() {
+    for mut report in reports {
         for escape in report.escapes {
             apply_escape(shapes, broadphase, escape);
         }
         folded.moving.extend(report.moving_kinematics);
         folded.bullets.extend(report.bullets);
         folded.continuous += report.continuous_ms;
-        let start = if single { 0 } else { index * BOX_CHUNK };
-        if start != events {
-            move_events.copy_within(start..start + report.move_count, events);
-        }
-        let base = events as u32;
+        let base = move_events.len() as u32;
         let bullet_moves = report.bullet_moves.iter().map(|&(b, e)| (b, base + e));
         folded.bullet_moves.extend(bullet_moves);
-        events += report.move_count;
+        if single && move_events.is_empty() {
+            *move_events = std::mem::take(&mut report.moves);
+        } else {
+            move_events.extend(report.moves);
+        }
     }
-    move_events.truncate(events);
     folded
 }
 
 /// One chunk of the pass (see the module notes); `first` is the awake-set index of its first
-/// body, `moves` the chunk's part of the move events, one place per body, whose start its
-/// events fill. The chunk's fast bodies are swept at its end, while their sims are still in
-/// cache.
+/// body, `moves` the (empty) buffer its move events go to. The chunk's fast bodies are swept
+/// at its end, while their sims are still in cache.
 fn finalize_chunk(
     sims: &mut [BodySim],
     states: &[BodyState],
     first: u32,
     view: &FinalizeView<'_>,
-    moves: &mut [BodyMoveEvent],
+    moves: Vec<BodyMoveEvent>,
 ) -> ChunkReport {
     zone!("finalize chunk");
-    let mut report = ChunkReport::default();
+    let mut report = ChunkReport {
+        moves,
+        ..ChunkReport::default()
+    };
     let mut fold = RestFold::new(view.rest);
     let mut fast = Vec::new();
     for (offset, (sim, state)) in sims.iter_mut().zip(states).enumerate() {
@@ -354,8 +354,8 @@ fn finalize_chunk(
         sweep_fast_bodies(obstacles, (sims, states), &fast, escapes);
         report.continuous_ms = elapsed_ms(start);
     }
-    let bullet_moves = &mut report.bullet_moves;
-    report.move_count = record_chunk_moves(view.bodies, (sims, states), first, moves, bullet_moves);
+    let (moves, bullet_moves) = (&mut report.moves, &mut report.bullet_moves);
+    record_chunk_moves(view.bodies, (sims, states), first, moves, bullet_moves);
     report
 }
 

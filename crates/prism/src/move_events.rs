@@ -12,18 +12,15 @@
 //! ```text
 //!   record   inside the finalize pass (`finalize.rs`), at the end of each chunk of the awake
 //!            set, while its bodies are in cache: one event per body that moved, in
-//!            awake-set order, written at the start of the chunk's own part of the array (a
-//!            place per awake body); the serial part then closes the gaps the chunks left
-//!            (none while every body moves); a bullet's event is refreshed after the
-//!            bullets' sweep, which may move it back
+//!            awake-set order (chunk lists concatenated in chunk order); a bullet's event is
+//!            refreshed after the bullets' sweep, which may move it back
 //!   asleep   after the sleep phase, only if an island fell asleep: in parallel over the
 //!            events, fell_asleep = the body now rests in a sleeping set
 //! ```
 //!
-//! Neither pass is serial over the awake bodies — closing the gaps copies only the events after
-//! the first chunk in which some body did not move, and nothing when every body moved — and
-//! both give the same array for any worker count. The array is refilled every step and reused,
-//! so a steady world does not allocate.
+//! Neither pass is serial over the awake bodies, and both give the same array for any worker
+//! count. The array is refilled every step and reused, so a steady world does not allocate
+//! beyond the chunks' lists.
 
 use crate::body::Body;
 use crate::profile::zone;
@@ -46,17 +43,6 @@ pub struct BodyMoveEvent {
     pub user_data: u64,
     /// Whether the body's island fell asleep at the end of the step.
     pub fell_asleep: bool,
-}
-
-impl BodyMoveEvent {
-    /// What fills a place in the buffer before the finalize writes it; never seen by users
-    /// (the finalize truncates the buffer to the events it wrote).
-    pub(crate) const UNSET: BodyMoveEvent = BodyMoveEvent {
-        body: BodyId::NULL,
-        transform: Transform::IDENTITY,
-        user_data: 0,
-        fell_asleep: false,
-    };
 }
 
 impl World {
@@ -91,18 +77,16 @@ impl World {
     }
 }
 
-/// Writes the move events of one chunk of the awake set, whose first body has awake-set index
-/// `first`, at the start of `moves` (one place per body of the chunk) and returns how many;
-/// appends to `bullets` each bullet's awake-set index with the position of its event in
-/// `moves` (the bullets' sweep may still move it).
+/// Appends to `moves` the move events of one chunk of the awake set whose first body has
+/// awake-set index `first`, and to `bullets` each bullet's awake-set index with the position of
+/// its event in `moves` (the bullets' sweep may still move it).
 pub(crate) fn record_chunk_moves(
     bodies: &Arena<Body, BodyId>,
     (sims, states): (&[BodySim], &[BodyState]),
     first: u32,
-    moves: &mut [BodyMoveEvent],
+    moves: &mut Vec<BodyMoveEvent>,
     bullets: &mut Vec<(u32, u32)>,
-) -> usize {
-    let mut count = 0;
+) {
     for (offset, (sim, state)) in sims.iter().zip(states).enumerate() {
         if state.delta_position == Vec2::ZERO && state.delta_rotation == Rot::IDENTITY {
             continue;
@@ -112,18 +96,15 @@ pub(crate) fn record_chunk_moves(
             continue;
         };
         if state.flags & body_flags::BULLET != 0 {
-            bullets.push((first + offset as u32, count as u32));
+            bullets.push((first + offset as u32, moves.len() as u32));
         }
-        // `moves` has a place for every body of the chunk, and `count` ≤ `offset`.
-        moves[count] = BodyMoveEvent {
+        moves.push(BodyMoveEvent {
             body,
             transform: sim.transform,
             user_data: record.user_data,
             fell_asleep: false,
-        };
-        count += 1;
+        });
     }
-    count
 }
 
 #[cfg(feature = "validate")]
