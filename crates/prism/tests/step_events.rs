@@ -216,7 +216,7 @@ fn move_events_list_exactly_the_bodies_that_moved() {
 
 /// Several chunks of awake bodies with still ones among them (kinematic bodies standing, every
 /// third body): with one, two or three workers the move events list exactly the falling
-/// bodies, in the same order, each with its transform — the chunks' gaps closed.
+/// bodies, in the same order, each with its transform, however the chunks' lists are joined.
 #[test]
 fn move_events_skip_still_bodies_in_every_chunk_for_any_worker_count() {
     let circle = Circle {
