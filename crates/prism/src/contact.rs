@@ -31,16 +31,20 @@
 //! origins ([`ContactData`]). The body indices and inverse masses in it are kept current by
 //! `relocate.rs` whenever a body moves between or within solver sets or changes mass.
 
+use crate::body::Body;
+use crate::broadphase::BuildPairHasher;
 use crate::constraint_list::{Edge, ListNode, attach, detach};
 use crate::error::PrismError;
 use crate::events::ContactEndTouchEvent;
+use crate::profile::zone;
 use crate::recycle::ManifoldFrame;
 use crate::solver_set::{AWAKE_SET, DISABLED_SET};
 use crate::world::World;
 use collision::Manifold;
-use core_soa::{BodyId, NULL_BODY, ShapeId, Vec2};
+use core_soa::{Arena, BodyId, ContactId, NULL_BODY, ShapeId, Vec2};
 use graph_coloring::{ColorIndex, Endpoint};
 use solver_simd::{ContactRecord, SolverContact};
+use std::collections::HashSet;
 
 /// The key of an unordered shape pair in the pair set: lower index in the high half.
 #[inline]
@@ -93,16 +97,18 @@ impl ListNode for Contact {
     }
 }
 
-/// What the narrowphase decided about a contact this step.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// What the narrowphase decided about a contact this step, when it changed (see
+/// `narrowphase.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ContactChange {
-    /// Touching state unchanged.
-    #[default]
-    None,
     StartedTouching,
     StoppedTouching,
-    /// The fat boxes no longer overlap: destroy the contact.
-    Disjoint,
+    /// The fat boxes no longer overlap: destroy the contact. `touching` is whether it was
+    /// touching when they parted (then it still sits in a colour and an island); if not, it is
+    /// *idle*: stored in the awake set's contacts, in no colour and no island.
+    Disjoint {
+        touching: bool,
+    },
 }
 
 /// The hot contact record (see the module notes).
@@ -130,8 +136,6 @@ pub(crate) struct ContactSim {
     /// Whether `frame` describes the manifold (see `recycle.rs`): set by a full collide,
     /// cleared when the manifold's anchors may no longer match it.
     pub(crate) recyclable: bool,
-    /// Set by the narrowphase, consumed by the contact-state pass.
-    pub(crate) change: ContactChange,
     pub(crate) frame: ManifoldFrame,
 }
 
@@ -319,7 +323,6 @@ impl World {
             enable_hit_events: false,
             enable_pre_solve: false,
             recyclable: false,
-            change: ContactChange::None,
             frame: ManifoldFrame::default(),
         };
         for (side, &body) in bodies.iter().enumerate() {
@@ -328,6 +331,28 @@ impl World {
             }
         }
         sim
+    }
+
+    /// The parts of the world that finishing parted contacts' destruction writes.
+    pub(crate) fn parted_contacts(&mut self) -> PartedContacts<'_> {
+        PartedContacts {
+            contacts: &mut self.contacts,
+            store: &mut self.solver_sets[AWAKE_SET as usize].contacts,
+            bodies: &mut self.bodies,
+            pair_set: &mut self.broadphase.pair_set,
+        }
+    }
+
+    /// The first half of destroying a touching contact whose fat boxes parted, the half that
+    /// must precede the solver: it leaves its island and its colour, and its end event is
+    /// returned if it reports events. [`PartedContacts::finish`] does the rest.
+    pub(crate) fn detach_touching_contact(&mut self, index: u32) -> Option<ContactEndTouchEvent> {
+        let record = self.contacts.get_by_index(index)?;
+        let (shape_a, shape_b) = (record.shape_a, record.shape_b);
+        self.wake_contact(index);
+        self.unlink_contact(index);
+        let sim = self.take_contact_sim(index)?;
+        (sim.touching && sim.enable_events).then_some(ContactEndTouchEvent { shape_a, shape_b })
     }
 
     /// Destroys a contact by arena index. Returns its end-touch event if it was touching and
@@ -359,14 +384,94 @@ impl World {
 
     /// Takes contact `index` out of its bodies' contact lists.
     fn unlink_contact_edges(&mut self, index: u32) {
-        for side in 0..2 {
-            let Some(edge) = self.contacts.get_by_index(index).map(|c| c.edges[side]) else {
-                return;
-            };
-            if let Some(owner) = self.bodies.get_by_index_mut(edge.body) {
-                detach(&mut self.contacts, &mut owner.contacts, index, side as u32);
-            }
+        unlink_edges(&mut self.contacts, &mut self.bodies, index);
+    }
+}
+
+/// Takes contact `index` out of its bodies' contact lists.
+fn unlink_edges(
+    contacts: &mut Arena<Contact, ContactId>,
+    bodies: &mut Arena<Body, BodyId>,
+    index: u32,
+) {
+    for side in 0..2 {
+        let Some(edge) = contacts.get_by_index(index).map(|c| c.edges[side]) else {
+            return;
+        };
+        if let Some(owner) = bodies.get_by_index_mut(edge.body) {
+            detach(contacts, &mut owner.contacts, index, side as u32);
         }
+    }
+}
+
+/// A contact whose fat boxes parted this step, on its way out (`narrowphase.rs`): its cold
+/// record is still in the arena and in its bodies' contact lists, and `stored` says whether
+/// its sim is still in the awake set's store (it was not touching) or has already left its
+/// colour (it was: [`World::detach_touching_contact`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PartedContact {
+    pub(crate) index: u32,
+    pub(crate) stored: bool,
+}
+
+/// What finishing the destruction of parted contacts reads and writes: their cold records
+/// (and their neighbours' in the bodies' contact lists), the awake set's contact store, the
+/// bodies' list heads and the pair set. The solver reads none of these, so with several
+/// workers this part runs beside it (`solve.rs`).
+pub(crate) struct PartedContacts<'a> {
+    pub(crate) contacts: &'a mut Arena<Contact, ContactId>,
+    pub(crate) store: &'a mut Vec<ContactSim>,
+    pub(crate) bodies: &'a mut Arena<Body, BodyId>,
+    pub(crate) pair_set: &'a mut HashSet<u64, BuildPairHasher>,
+}
+
+impl PartedContacts<'_> {
+    /// Finishes destroying `parted`, in order, as [`World::destroy_contact`] would: with the
+    /// part that touches colours, islands and events already done, what is left writes only
+    /// these, so the result is the same wherever and whenever it runs before the next phase
+    /// that reads them.
+    pub(crate) fn finish(&mut self, parted: &[PartedContact]) {
+        zone!("destroy parted contacts");
+        for contact in parted {
+            self.finish_one(*contact);
+        }
+    }
+
+    fn finish_one(&mut self, PartedContact { index, stored }: PartedContact) {
+        let Some(id) = self.contacts.key_at(index) else {
+            return;
+        };
+        if stored && !self.take_from_store(index) {
+            return;
+        }
+        unlink_edges(self.contacts, self.bodies, index);
+        if let Some(contact) = self.contacts.remove(id) {
+            let key = pair_key(contact.shape_a.index(), contact.shape_b.index());
+            self.pair_set.remove(&key);
+        }
+    }
+
+    /// Swap-removes contact `index`'s sim from the awake set's store; the sim that fills its
+    /// place gets its new index. False if the record does not point into the store.
+    fn take_from_store(&mut self, index: u32) -> bool {
+        let Some(record) = self.contacts.get_by_index(index) else {
+            return false;
+        };
+        debug_assert!(
+            record.set_index == AWAKE_SET && record.graph.is_none(),
+            "parted contact {index} is not in the awake store"
+        );
+        let local = record.local_index as usize;
+        if local >= self.store.len() {
+            return false;
+        }
+        let sim = self.store.swap_remove(local);
+        debug_assert!(sim.contact == index && !sim.touching);
+        let filler = self.store.get(local).map(|moved| moved.contact);
+        if let Some(moved) = filler.and_then(|m| self.contacts.get_by_index_mut(m)) {
+            moved.local_index = local as u32;
+        }
+        true
     }
 }
 

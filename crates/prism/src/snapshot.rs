@@ -76,8 +76,9 @@ use std::sync::Arc;
 /// The first bytes of every snapshot.
 const MAGIC: [u8; 8] = *b"PRISMSNP";
 
-/// The version of the payload layout; a snapshot of any other version is refused.
-pub const SNAPSHOT_FORMAT_VERSION: u32 = 1;
+/// The version of the payload layout; a snapshot of any other version is refused. (2: contact
+/// sims no longer carry the narrowphase's change of state, which never outlives a step.)
+pub const SNAPSHOT_FORMAT_VERSION: u32 = 2;
 
 /// The most worker threads [`World::from_snapshot`] starts: a forged count must not make it
 /// spawn billions (restore into a world made with more to run on more).

@@ -11,9 +11,21 @@
 //!
 //! ```text
 //!   rescale   carried joint impulses, if the substep changed (joint/step.rs)
-//!   solve     solver-simd: colours as wide bundles in parallel blocks, overflow serially
+//!   solve     solver-simd: colours as wide bundles in parallel blocks, overflow serially;
+//!             beside it, on another worker, the rest of the parted contacts' destruction
 //!   check     bodies that diverged are reset and reported
 //! ```
+//!
+//! The contacts whose fat boxes parted have already left the colours and islands when the
+//! phase starts (`narrowphase.rs`); what is left of their destruction writes only the
+//! contacts' cold records, the awake set's store of non-touching contacts, the bodies'
+//! contact lists and the pair set (`contact::PartedContacts`), none of which the solver reads.
+//! So the two run under one `rayon::join`, each on its own borrowed part of the world: the
+//! destruction is offered to the pool, a second worker takes it up while the caller starts
+//! the solver's stages, and joins the solver when it is done (the executor lets a late worker
+//! skip to the current stage). Neither part depends on which thread runs it or when, so the
+//! world after the phase is the same as with one worker, where the contact-state pass
+//! finishes the destruction itself.
 //!
 //! The solver writes one colour's bodies from several lanes and threads at once, which is sound
 //! only because no dynamic body appears twice in a colour; the graph guarantees it by
@@ -33,11 +45,14 @@
 // for; every block has its `// SAFETY:` argument.
 #![allow(unsafe_code)]
 
+use crate::contact::{PartedContact, PartedContacts};
 use crate::profile::zone;
-use crate::solver_set::AWAKE_SET;
+use crate::solver_set::{AWAKE_SET, SolverSet};
 use crate::world::World;
 use core_soa::{BodyId, BodySim, BodyState, Transform, Vec2};
-use solver_simd::{AwakeBodies, ColorConstraints, SolverParams, StepConstraints};
+use solver_simd::{
+    AwakeBodies, ColorConstraints, ContactSolver, SolverParams, SolverProfile, StepConstraints,
+};
 
 use crate::contact::ContactSim;
 use crate::graph::Graph;
@@ -50,13 +65,18 @@ impl World {
         &self.diverged
     }
 
-    /// Runs the solver over the touching contacts and the joints; returns the bodies that
-    /// diverged.
-    pub(crate) fn solve(&mut self, dt: f32, substeps: u32) -> Vec<BodyId> {
+    /// Runs the solver over the touching contacts and the joints, and beside it finishes
+    /// destroying the contacts `parted` (module notes); returns the bodies that diverged.
+    pub(crate) fn solve(
+        &mut self,
+        dt: f32,
+        substeps: u32,
+        parted: &[PartedContact],
+    ) -> Vec<BodyId> {
         zone!("solve");
         let h = self.joint_substep(dt, substeps);
         self.rescale_joint_impulses(h);
-        self.run_solver(dt, substeps);
+        self.run_solver(dt, substeps, parted);
         let diverged = self.collect_diverged_bodies();
         if !diverged.is_empty() {
             self.drop_non_finite_joint_impulses();
@@ -65,27 +85,74 @@ impl World {
     }
 
     /// Runs the solver over the graph's colours on `worker_count` threads, or on one for a
-    /// light step (`World::parallel_step`).
-    fn run_solver(&mut self, dt: f32, substeps: u32) {
+    /// light step (`World::parallel_step`), with the parted contacts' destruction beside it.
+    fn run_solver(&mut self, dt: f32, substeps: u32, left: &[PartedContact]) {
         let params = self.solver_params(dt, substeps);
         let workers = if self.parallel_step {
             self.def.worker_count
         } else {
             1
         };
-        self.solver.set_worker_count(workers as usize);
-        let bodies = &mut self.solver_sets[AWAKE_SET as usize].bodies;
-        let (sims, states) = bodies.sims_and_states_mut();
-        let bodies = AwakeBodies { states, sims };
-        let constraints = step_constraints(&mut self.graph);
-        let profile = &mut self.profile.solver;
+        let World {
+            solver,
+            solver_sets,
+            graph,
+            profile,
+            contacts,
+            bodies,
+            broadphase,
+            ..
+        } = self;
+        solver.set_worker_count(workers as usize);
+        let SolverSet {
+            bodies: awake_bodies,
+            contacts: awake_store,
+            ..
+        } = &mut solver_sets[AWAKE_SET as usize];
+        let mut parted = PartedContacts {
+            contacts,
+            store: awake_store,
+            bodies,
+            pair_set: &mut broadphase.pair_set,
+        };
+        let (sims, states) = awake_bodies.sims_and_states_mut();
+        let mut run = move || {
+            let bodies = AwakeBodies { states, sims };
+            run_graph(solver, &params, bodies, graph, &mut profile.solver)
+        };
+        let complaint = if left.is_empty() {
+            run()
+        } else {
+            rayon::join(run, || parted.finish(left)).0
+        };
         #[cfg(feature = "validate")]
-        {
-            let checked = self.solver.step(&params, bodies, constraints, profile);
-            if let Err(error) = checked {
-                self.corruption = Some(format!("solver colouring: {error}"));
-            }
+        if let Some(complaint) = complaint {
+            self.corruption = Some(complaint);
         }
+        #[cfg(not(feature = "validate"))]
+        let _: Option<String> = complaint;
+    }
+}
+
+/// One solver step over the graph's colours (see [`World::run_solver`]). Returns the solver's
+/// complaint about the colouring, which only `validate` builds check.
+fn run_graph(
+    solver: &mut ContactSolver,
+    params: &SolverParams,
+    bodies: AwakeBodies<'_>,
+    graph: &mut Graph,
+    profile: &mut SolverProfile,
+) -> Option<String> {
+    let constraints = step_constraints(graph);
+    #[cfg(feature = "validate")]
+    {
+        let checked = solver.step(params, bodies, constraints, profile);
+        checked
+            .err()
+            .map(|error| format!("solver colouring: {error}"))
+    }
+    #[cfg(not(feature = "validate"))]
+    {
         // SAFETY: no dynamic body appears twice among one colour's contacts and joints. The
         // constraint graph admits a constraint to a colour only if none of its dynamic bodies'
         // bits is set in that colour's body bitset (shared by contacts and joints), sets them
@@ -95,13 +162,14 @@ impl World {
         // A body's bit is its arena index, and each constraint names it by its awake index,
         // which `relocate.rs` keeps equal to the body's place in the awake arrays, one to one
         // with arena indices. The `validate` build checks all of this every step instead.
-        #[cfg(not(feature = "validate"))]
         unsafe {
-            self.solver
-                .step_unchecked(&params, bodies, constraints, profile);
+            solver.step_unchecked(params, bodies, constraints, profile);
         }
+        None
     }
+}
 
+impl World {
     /// The bodies the solver reported as blown up, plus any whose pose is not finite (reset
     /// here), in awake-set order.
     fn collect_diverged_bodies(&mut self) -> Vec<BodyId> {

@@ -204,9 +204,9 @@ impl World {
 
         let ((), pairs) = timed(|| self.update_pairs());
         let (changed, collide) = timed(|| self.collide_beside_tree_rebuild());
-        let ((), update_contacts) = timed(|| self.update_contact_states(&changed));
+        let (parted, update_contacts) = timed(|| self.update_contact_states(&changed));
         drop(changed);
-        let (diverged, solve) = timed(|| self.solve(dt, substeps));
+        let (diverged, solve) = timed(|| self.solve(dt, substeps, &parted));
         self.diverged = diverged;
         let ((), hits) = timed(|| self.report_hits());
         let ((), break_joints) = timed(|| self.break_overloaded_joints());

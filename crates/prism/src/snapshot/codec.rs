@@ -6,7 +6,7 @@
 use crate::body::Body;
 use crate::broadphase::TreeKind;
 use crate::constraint_list::{Edge, ListHead};
-use crate::contact::{BodyRef, Contact, ContactChange, ContactSim, GraphPlace};
+use crate::contact::{BodyRef, Contact, ContactSim, GraphPlace};
 use crate::def::{Filter, WorldDef};
 use crate::events::{ContactBeginTouchEvent, ContactEndTouchEvent, ContactEvents, EventBuffers};
 use crate::hit::ContactHitEvent;
@@ -103,7 +103,6 @@ snap_struct!(ContactSim {
     enable_hit_events,
     enable_pre_solve,
     recyclable,
-    change,
     frame,
 });
 snap_struct!(JointDef {
@@ -197,27 +196,6 @@ impl Snap for TreeKind {
             1 => Ok(TreeKind::Moving),
             2 => Ok(TreeKind::Sleeping),
             tag => Err(r.error("", format!("tree tag {tag}"))),
-        }
-    }
-}
-
-impl Snap for ContactChange {
-    fn put(&self, w: &mut Writer) {
-        let tag: u8 = match self {
-            ContactChange::None => 0,
-            ContactChange::StartedTouching => 1,
-            ContactChange::StoppedTouching => 2,
-            ContactChange::Disjoint => 3,
-        };
-        tag.put(w);
-    }
-    fn get(r: &mut Reader<'_>) -> Result<Self, SnapshotError> {
-        match u8::get(r)? {
-            0 => Ok(ContactChange::None),
-            1 => Ok(ContactChange::StartedTouching),
-            2 => Ok(ContactChange::StoppedTouching),
-            3 => Ok(ContactChange::Disjoint),
-            tag => Err(r.error("", format!("contact change tag {tag}"))),
         }
     }
 }
