@@ -303,6 +303,12 @@ impl DynamicTree {
         self.move_proxy_deferred_with_margin(proxy, tight, self.margin)
     }
 
+    /// The fat box a proxy with tight box `tight` and margin `margin` gets when it is moved
+    /// (deferred or not) or created: for callers that keep a copy of it, bit for bit.
+    pub fn fat_box(tight: Aabb, margin: f32) -> Aabb {
+        tight.fattened(valid_margin(margin))
+    }
+
     /// [`DynamicTree::move_proxy_deferred`] with the proxy's own margin (see
     /// [`DynamicTree::create_proxy_with_margin`]).
     pub fn move_proxy_deferred_with_margin(
@@ -322,7 +328,7 @@ impl DynamicTree {
         if !self.is_proxy(proxy) || self.nodes[proxy as usize].aabb.contains(&tight) {
             return false;
         }
-        self.nodes[proxy as usize].aabb = tight.fattened(valid_margin(margin));
+        self.nodes[proxy as usize].aabb = DynamicTree::fat_box(tight, margin);
         self.collected = false;
         self.deferred.push(proxy);
         self.boxes_stale = true;

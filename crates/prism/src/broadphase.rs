@@ -276,7 +276,8 @@ impl BroadPhase {
         self.fat_box_changes.clear();
     }
 
-    fn is_moved(&self, shape_index: u32) -> bool {
+    /// Whether shape `shape_index`'s proxy is in the move buffer.
+    pub(crate) fn is_moved(&self, shape_index: u32) -> bool {
         self.moved.get(shape_index as usize)
     }
 
