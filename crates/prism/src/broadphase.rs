@@ -37,7 +37,8 @@
 //!       from Q's side); same body; no dynamic body; filters refuse; pair already has a contact;
 //!       either is a sensor (sensors make no contacts: `sensor.rs`); the custom filter refuses
 //!       (`hooks.rs`, only if either shape asked for it)
-//!   sort the kept pairs, drop duplicates, create their contacts in that order
+//!   sort the kept pairs, drop duplicates; the next phase creates their contacts in that
+//!   order, beside the moving tree's rebuild (`narrowphase.rs`)
 //! ```
 //!
 //! The queries only read the trees, so with a thread pool the move buffer is cut into fixed
@@ -399,16 +400,21 @@ fn is_dynamic(bodies: &Arena<Body, BodyId>, body: BodyId) -> bool {
 }
 
 impl World {
-    /// Step phase 1: creates contacts for the new overlapping pairs of the moved proxies.
-    pub(crate) fn update_pairs(&mut self) {
+    /// Step phase 1: the new overlapping pairs of the moved proxies, sorted (see the module
+    /// notes); [`World::create_pair_contacts`] makes their contacts.
+    pub(crate) fn find_new_pairs(&mut self) -> Vec<(u32, u32)> {
         zone!("pairs");
         let parallel = self.parallel_step;
         let custom_filter = self.hooks.custom_filter.as_deref();
-        let pairs =
-            self.broadphase
-                .find_new_pairs(&self.shapes, &self.bodies, parallel, custom_filter);
+        self.broadphase
+            .find_new_pairs(&self.shapes, &self.bodies, parallel, custom_filter)
+    }
+
+    /// Creates the contacts of the new pairs `pairs`, in order. Bodies joined by a joint
+    /// without `collide_connected` get no contact. Reads and writes no tree.
+    pub(crate) fn create_pair_contacts(&mut self, pairs: Vec<(u32, u32)>) {
+        zone!("create contacts");
         for (shape_a, shape_b) in pairs {
-            // Bodies joined by a joint without `collide_connected` get no contact.
             if !self.joint_filters_shape_pair(shape_a, shape_b) {
                 self.create_contact(shape_a, shape_b);
             }

@@ -26,10 +26,13 @@
 //! sorted by id, so the result depends on the scene alone, whatever the split. A resting
 //! scene returns nothing and allocates nothing.
 //!
-//! Collide reads no tree, so the rebuild of the moving tree's part that the last finalize
-//! loosened and only refitted (`finalize.rs`) runs beside it: taken out of the broadphase for
-//! the phase, built by one worker while the others start on the contacts, then joining them.
-//! The rebuilt tree is the same, node for node, for any worker count, and no contact reads it.
+//! The phase first creates the contacts of the pairs the pair search found (serially, in pair
+//! order: `broadphase.rs`), then collides. Neither reads a tree, so the rebuild of the moving
+//! tree's part that the last finalize loosened and only refitted (`finalize.rs`) runs beside
+//! both: taken out of the broadphase for the phase, built by one worker while another
+//! creates the contacts and then starts on the collisions, which the first joins when the
+//! tree is done. The rebuilt tree is the same, node for node, for any worker count, and no
+//! contact reads it.
 //!
 //! **Update contact state** then applies the changes serially, in contact-id order — all
 //! begins, then all ends, then all destructions — touching only the changed contacts, which
@@ -237,18 +240,27 @@ pub(crate) fn carry_impulses(old: &Manifold, new: &mut Manifold) {
 }
 
 impl World {
-    /// Step phase 2 (see the module notes): the narrowphase, and beside it the rebuild of the
-    /// moving tree's loosened part. Returns what [`World::collide`] returns.
-    pub(crate) fn collide_beside_tree_rebuild(&mut self) -> Vec<ChangedContact> {
+    /// Step phase 2 (see the module notes): the contacts of the new pairs `pairs`, then the
+    /// narrowphase, and beside both the rebuild of the moving tree's loosened part. Returns
+    /// what [`World::collide`] returns.
+    pub(crate) fn collide_beside_tree_rebuild(
+        &mut self,
+        pairs: Vec<(u32, u32)>,
+    ) -> Vec<ChangedContact> {
         let mut tree = std::mem::take(&mut self.broadphase.moving_tree);
-        let changed = if self.parallel_step {
+        let parallel = self.parallel_step;
+        let create_and_collide = || {
+            self.create_pair_contacts(pairs);
+            self.collide()
+        };
+        let changed = if parallel {
             // `join` runs its first task here and offers the second to the other workers, so
-            // the rebuild starts at once on another thread while this one collides.
-            let (changed, ()) = rayon::join(|| self.collide(), || rebuild_tree(&mut tree));
+            // the rebuild starts at once on another thread while this one creates contacts.
+            let (changed, ()) = rayon::join(create_and_collide, || rebuild_tree(&mut tree));
             changed
         } else {
             tree.rebuild_enlarged();
-            self.collide()
+            create_and_collide()
         };
         self.broadphase.moving_tree = tree;
         changed

@@ -108,11 +108,11 @@ impl World {
 /// Wall-clock milliseconds spent in each phase of the last step.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct StepProfile {
-    /// Broadphase: querying moved proxies and creating contacts for new pairs.
+    /// Broadphase: querying the moved proxies for new pairs.
     pub pairs: f32,
-    /// Narrowphase: a manifold for every contact, with the contact cache; and beside it the
-    /// rebuild of the moving tree's part the last step's finalize loosened (with one worker,
-    /// before it).
+    /// Creating the new pairs' contacts, then the narrowphase: a manifold for every contact,
+    /// with the contact cache; and beside both the rebuild of the moving tree's part the last
+    /// step's finalize loosened (with one worker, before them).
     pub collide: f32,
     /// Serial pass over the contacts the narrowphase changed: begin/end touching, events,
     /// destroyed pairs.

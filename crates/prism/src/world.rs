@@ -202,8 +202,8 @@ impl World {
         let start = Instant::now();
         let ((), begin) = timed(|| self.begin_step_events());
 
-        let ((), pairs) = timed(|| self.update_pairs());
-        let (changed, collide) = timed(|| self.collide_beside_tree_rebuild());
+        let (new_pairs, pairs) = timed(|| self.find_new_pairs());
+        let (changed, collide) = timed(|| self.collide_beside_tree_rebuild(new_pairs));
         let (parted, update_contacts) = timed(|| self.update_contact_states(&changed));
         drop(changed);
         let (diverged, solve) = timed(|| self.solve(dt, substeps, &parted));
