@@ -38,7 +38,7 @@ use crate::constraints::{ColorChecker, ColorError, ContactRecord, StepConstraint
 use crate::contact_constraint::ContactConstraint;
 use crate::contact_wide::ContactBundle;
 use crate::executor::{StageObserver, StagedExecutor};
-use crate::integrate::{begin_step_on, finalize_bodies_on};
+use crate::integrate::{VelocityTerms, begin_step_on, finalize_bodies_on};
 use crate::params::{SolverKind, SolverParams};
 use crate::profile::{SolverProfile, StageZone, block_zone, ms_since, zone};
 use crate::sequential_impulses::sequential_impulse_stages;
@@ -80,6 +80,8 @@ pub struct ContactSolver {
     executor: StagedExecutor,
     checker: ColorChecker,
     non_finite_bodies: Vec<u32>,
+    /// The awake bodies' velocity terms of this step (`integrate.rs`).
+    velocity_terms: Vec<VelocityTerms>,
     counters: SolverCounters,
     workers: usize,
 }
@@ -220,7 +222,10 @@ impl ContactSolver {
         let (states, sims) = (&mut states[..body_count], &mut sims[..body_count]);
         {
             zone!("begin_step");
-            begin_step_on(self.workers, states, sims);
+            let terms_len = if context.is_some() { body_count } else { 0 };
+            set_len_for_overwrite(&mut self.velocity_terms, terms_len);
+            let terms = context.map(|c| (&mut self.velocity_terms[..], &c.velocity));
+            begin_step_on(self.workers, states, sims, terms);
         }
         let Some(context) = context else {
             profile.total = ms_since(step_start);
@@ -238,6 +243,7 @@ impl ContactSolver {
             let arrays = StepArrays {
                 states: SharedSlice::new(states),
                 sims: SharedSlice::new(sims),
+                velocity_terms: SharedSlice::new(&mut self.velocity_terms),
                 contacts,
                 joints,
                 bundles: SharedSlice::new(&mut self.bundles),
@@ -332,6 +338,7 @@ impl ContactSolver {
         release_spare(&mut self.bundles);
         release_spare(&mut self.bundle_sources);
         release_spare(&mut self.overflow_constraints);
+        release_spare(&mut self.velocity_terms);
     }
 }
 

@@ -32,7 +32,7 @@ use crate::contact_wide::{
     store_bundle_impulses, warm_start_bundles,
 };
 use crate::gather_scatter::SharedBodies;
-use crate::integrate::{integrate_positions, integrate_velocities};
+use crate::integrate::{VelocityTerms, integrate_positions, integrate_velocities};
 use crate::joint::JointConstraint;
 use crate::joint_passes::{JointArrays, run_joint_block, run_overflow_joint_block};
 use crate::params::SolverKind;
@@ -61,6 +61,8 @@ impl BundleSource {
 pub(crate) struct StepArrays<'a, C> {
     pub states: SharedSlice<'a, BodyState>,
     pub sims: SharedSlice<'a, BodySim>,
+    /// The bodies' velocity terms of the step (`integrate.rs`), parallel to the states.
+    pub velocity_terms: SharedSlice<'a, VelocityTerms>,
     /// Per group — each colour in order, then the overflow set — the contact records.
     pub contacts: Vec<SharedSlice<'a, C>>,
     /// Per group, the joints.
@@ -120,15 +122,15 @@ fn joint_arrays<'s, 'a, C>(arrays: &'s StepArrays<'a, C>, group: usize) -> Joint
 
 fn run_body_block<C>(stage: Stage, items: Range<usize>, ctx: &StepContext, arrays: &StepArrays<C>) {
     // SAFETY: body stages give each thread a disjoint block of bodies, and no other entry runs
-    // at the same time; the sims are only read during the solver's stages.
-    let (states, sims) = unsafe {
+    // at the same time; the velocity terms are only read during the solver's stages.
+    let (states, terms) = unsafe {
         (
             arrays.states.slice_mut(items.clone()),
-            arrays.sims.slice(items),
+            arrays.velocity_terms.slice(items),
         )
     };
     match stage {
-        Stage::IntegrateVelocities => integrate_velocities(states, sims, &ctx.velocity),
+        Stage::IntegrateVelocities => integrate_velocities(states, terms, &ctx.velocity),
         Stage::IntegratePositions => integrate_positions(states, ctx.h),
         _ => debug_assert!(false, "{stage:?} is not a body stage"),
     }

@@ -6,7 +6,8 @@
 
 use super::*;
 use crate::integrate::{
-    VelocityIntegration, begin_step, finalize_bodies, integrate_positions, integrate_velocities,
+    VelocityIntegration, VelocityTerms, begin_step, finalize_bodies, integrate_positions,
+    integrate_velocities,
 };
 use core_soa::body_flags;
 use std::f32::consts::PI;
@@ -79,10 +80,12 @@ impl Scene {
             gravity: self.params.gravity,
             max_linear_speed: self.params.max_linear_speed,
         };
-        begin_step(&mut self.states, &mut self.sims);
+        let mut terms = vec![VelocityTerms::default(); self.sims.len()];
+        let out = Some((&mut terms[..], &velocity));
+        begin_step(&mut self.states, &mut self.sims, out);
         prepare_joints(&mut self.joints, &self.sims, &params);
         for _ in 0..self.params.substep_count() {
-            integrate_velocities(&mut self.states, &self.sims, &velocity);
+            integrate_velocities(&mut self.states, &terms, &velocity);
             warm_start_joints(&self.joints, &mut self.states);
             solve_joints(&mut self.joints, &mut self.states, &params, true);
             integrate_positions(&mut self.states, params.h);
