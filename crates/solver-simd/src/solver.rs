@@ -9,11 +9,11 @@
 //! One step ([`ContactSolver::step`]):
 //!
 //! ```text
-//!   begin_step     Δp = 0, Δq = I, center0/rotation0 = current pose
+//!   begin_step     Δp = 0, Δq = I, center0/rotation0 = current pose; velocity terms
 //!   check          no dynamic body twice in a colour's contacts and joints together
 //!   plan           bundles per colour (LANES records each); the kind's stages expanded into
 //!                  entries per colour (its joints, then its bundles) and overflow, with block
-//!                  sizes from the counts
+//!                  sizes from the counts; runs of one-block entries of a stage fused
 //!   execute        the entries in order, blocks spread over the workers, each timed
 //!   finalize       pose from center0 + Δp, Δq·rotation0; forces cleared; blow-ups reported
 //! ```
@@ -42,8 +42,10 @@ use crate::integrate::{VelocityTerms, begin_step_on, finalize_bodies_on};
 use crate::params::{SolverKind, SolverParams};
 use crate::profile::{SolverProfile, StageZone, block_zone, ms_since, zone};
 use crate::sequential_impulses::sequential_impulse_stages;
-use crate::stages::{Stage, StageEntry, StepContext, StepShape, expand_stages, soft_step_stages};
-use crate::step::{BundleSource, StepArrays, run_block};
+use crate::stages::{
+    Stage, StageEntry, StepContext, StepShape, expand_stages, fuse_single_blocks, soft_step_stages,
+};
+use crate::step::{BundleSource, StepArrays, run_scheduled};
 use crate::wide::LANES;
 use core::ops::Range;
 use core_soa::{SharedSlice, release_spare};
@@ -60,8 +62,11 @@ pub struct SolverCounters {
     pub colored_contacts: usize,
     /// Contacts solved by the scalar path.
     pub overflow_contacts: usize,
-    /// Entries of the stage list (each a barrier between threads).
+    /// Entries of the stage list.
     pub stages: usize,
+    /// Entries the executor runs, each a barrier between threads: the stage list with runs of
+    /// one-block entries of the same stage fused.
+    pub barriers: usize,
     /// Threads that shared the step.
     pub workers: usize,
 }
@@ -77,6 +82,9 @@ pub struct ContactSolver {
     color_joints: Vec<u32>,
     stages: Vec<Stage>,
     entries: Vec<StageEntry>,
+    /// `entries` as the executor runs them, runs of one-block entries fused
+    /// (`stages::fuse_single_blocks`).
+    schedule: Vec<StageEntry>,
     executor: StagedExecutor,
     checker: ColorChecker,
     non_finite_bodies: Vec<u32>,
@@ -250,14 +258,14 @@ impl ContactSolver {
                 overflow: SharedSlice::new(&mut self.overflow_constraints),
                 bundle_sources: &self.bundle_sources,
             };
-            let entries = &self.entries;
-            let mut observer = ProfileObserver::new(entries, profile);
+            let (entries, schedule) = (&self.entries, &self.schedule);
+            let mut observer = ProfileObserver::new(schedule, profile);
             self.executor.run(
                 self.workers.max(1),
-                entries.iter().map(StageEntry::block_count),
+                schedule.iter().map(StageEntry::block_count),
                 &|entry, block| {
-                    let _zone = block_zone(entries[entry].stage);
-                    run_block(&entries[entry], block, context, &arrays)
+                    let _zone = block_zone(schedule[entry].stage);
+                    run_scheduled(&schedule[entry], block, entries, context, &arrays)
                 },
                 &mut observer,
             );
@@ -318,6 +326,7 @@ impl ContactSolver {
             overflow_joints: constraints.overflow.joints.len() as u32,
         };
         expand_stages(&self.stages, &shape, &mut self.entries);
+        fuse_single_blocks(&self.entries, &mut self.schedule);
         let colored: usize = constraints.colors.iter().map(|c| c.contacts.len()).sum();
         self.counters = SolverCounters {
             colors: constraints.colors_in_use(),
@@ -325,6 +334,7 @@ impl ContactSolver {
             colored_contacts: colored,
             overflow_contacts: overflow_count,
             stages: self.entries.len(),
+            barriers: self.schedule.len(),
             workers: self.worker_count(),
         };
     }

@@ -236,6 +236,9 @@ pub enum StageTarget {
     Joints,
     /// The overflow joints, solved one at a time in one block.
     OverflowJoints,
+    /// Consecutive single-block entries of one stage, run one after another in one block
+    /// ([`fuse_single_blocks`]); the items index the step's entry list.
+    Fused,
 }
 
 /// One entry of the step's stage list: a [`Stage`] over a range of items, cut into blocks.
@@ -385,9 +388,90 @@ pub fn expand_stages(stages: &[Stage], shape: &StepShape<'_>, entries: &mut Vec<
     }
 }
 
+/// Writes into `schedule` the entry list `entries` as the executor runs it: each maximal run
+/// of two or more consecutive entries of the same stage that have one block each becomes one
+/// [`StageTarget::Fused`] entry of one block over their indices; every other entry is copied.
+///
+/// Why: every entry is a barrier at which the threads meet, and a scene whose colouring ends
+/// in a tail of nearly empty colours (a tumbling drum: fourteen colours of one bundle each,
+/// four substeps, three passes) pays for a hundred and fifty barriers a step around work that
+/// only one thread can do. The executor runs entries in order and a one-block entry on a
+/// single thread, so running a run of them one after another in one block does exactly the
+/// same work in the same order: the results are bit for bit the same, for any thread count.
+/// Runs stop at a change of stage, so the stage timings stay exact.
+pub fn fuse_single_blocks(entries: &[StageEntry], schedule: &mut Vec<StageEntry>) {
+    schedule.clear();
+    let mut start = 0;
+    while start < entries.len() {
+        let first = &entries[start];
+        let fusable = |e: &StageEntry| e.block_count() == 1 && e.stage == first.stage;
+        let mut end = start + 1;
+        if fusable(first) {
+            while end < entries.len() && fusable(&entries[end]) {
+                end += 1;
+            }
+        }
+        if end - start == 1 {
+            schedule.push(first.clone());
+        } else {
+            schedule.push(StageEntry {
+                stage: first.stage,
+                target: StageTarget::Fused,
+                color: None,
+                items: start as u32..end as u32,
+                block_size: (end - start) as u32,
+            });
+        }
+        start = end;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn entry(stage: Stage, target: StageTarget, items: Range<u32>, block_size: u32) -> StageEntry {
+        StageEntry {
+            stage,
+            target,
+            color: None,
+            items,
+            block_size,
+        }
+    }
+
+    /// Runs of one-block entries of one stage become one fused entry over their indices;
+    /// a lone one-block entry, a many-block entry and a change of stage end a run.
+    #[test]
+    fn runs_of_single_blocks_of_one_stage_are_fused() {
+        use Stage::{Relax, Solve};
+        use StageTarget::{Bundles, Joints, Overflow};
+        let entries = [
+            entry(Solve, Bundles, 0..40, 10), // 0: four blocks
+            entry(Solve, Bundles, 40..42, 4), // 1: one block
+            entry(Solve, Joints, 0..3, 32),   // 2: one block
+            entry(Solve, Bundles, 42..43, 4), // 3: one block
+            entry(Relax, Overflow, 0..5, 5),  // 4: one block, another stage
+            entry(Relax, Bundles, 0..40, 10), // 5: four blocks
+            entry(Relax, Bundles, 40..42, 4), // 6: one block, alone
+        ];
+        let mut schedule = Vec::new();
+        fuse_single_blocks(&entries, &mut schedule);
+        let fused = entry(Solve, StageTarget::Fused, 1..4, 3);
+        let expected = [
+            entries[0].clone(),
+            fused,
+            entries[4].clone(),
+            entries[5].clone(),
+            entries[6].clone(),
+        ];
+        assert_eq!(schedule, expected);
+        assert!(
+            schedule
+                .iter()
+                .all(|e| e.target != StageTarget::Fused || e.block_count() == 1)
+        );
+    }
 
     #[test]
     fn soft_step_list_repeats_the_substep() {

@@ -80,6 +80,24 @@ impl<C> StepArrays<'_, C> {
     }
 }
 
+/// Runs block `block` of `entry`, an entry of the schedule: a fused entry runs its members
+/// (entries of `members`, the step's entry list) one after another.
+pub(crate) fn run_scheduled<C: ContactRecord>(
+    entry: &StageEntry,
+    block: u32,
+    members: &[StageEntry],
+    ctx: &StepContext,
+    arrays: &StepArrays<C>,
+) {
+    if entry.target != StageTarget::Fused {
+        return run_block(entry, block, ctx, arrays);
+    }
+    for member in &members[entry.items.start as usize..entry.items.end as usize] {
+        debug_assert_eq!(member.block_count(), 1);
+        run_block(member, 0, ctx, arrays);
+    }
+}
+
 /// Runs block `block` of `entry`.
 pub(crate) fn run_block<C: ContactRecord>(
     entry: &StageEntry,
@@ -104,6 +122,7 @@ pub(crate) fn run_block<C: ContactRecord>(
             let joints = joint_arrays(arrays, arrays.overflow_group());
             run_overflow_joint_block(entry.stage, items, serial, ctx, &joints)
         }
+        StageTarget::Fused => debug_assert!(false, "a fused entry is run by run_scheduled"),
     }
 }
 
