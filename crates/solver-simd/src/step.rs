@@ -12,6 +12,11 @@
 //! | bodies | — | — | the block's bodies |
 //! | joints, overflow joints | prepare per joint (parallel) | scalar joint kernels (see [`crate::joint_passes`]) | — |
 //!
+//! The executor runs the schedule, in which a run of one-block entries of one stage is one
+//! fused entry (`stages::fuse_single_blocks`); `run_scheduled` runs such an entry's members one
+//! after another, each as its single block, and hands every other entry to `run_block`. The
+//! body stages read the velocity terms of the step's begin pass (`integrate.rs`).
+//!
 //! Each access below states why it cannot race: blocks of one entry cover disjoint items;
 //! entries run one after another; within a colour no dynamic body repeats (checked before the
 //! step by [`crate::constraints::ColorChecker`], or promised by the caller of the unsafe
