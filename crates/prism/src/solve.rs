@@ -132,44 +132,7 @@ impl World {
         #[cfg(not(feature = "validate"))]
         let _: Option<String> = complaint;
     }
-}
 
-/// One solver step over the graph's colours (see [`World::run_solver`]). Returns the solver's
-/// complaint about the colouring, which only `validate` builds check.
-fn run_graph(
-    solver: &mut ContactSolver,
-    params: &SolverParams,
-    bodies: AwakeBodies<'_>,
-    graph: &mut Graph,
-    profile: &mut SolverProfile,
-) -> Option<String> {
-    let constraints = step_constraints(graph);
-    #[cfg(feature = "validate")]
-    {
-        let checked = solver.step(params, bodies, constraints, profile);
-        checked
-            .err()
-            .map(|error| format!("solver colouring: {error}"))
-    }
-    #[cfg(not(feature = "validate"))]
-    {
-        // SAFETY: no dynamic body appears twice among one colour's contacts and joints. The
-        // constraint graph admits a constraint to a colour only if none of its dynamic bodies'
-        // bits is set in that colour's body bitset (shared by contacts and joints), sets them
-        // on admission and clears them on removal (`graph_coloring`). Only awake dynamic bodies
-        // take bits — a body's constraints leave the graph before it leaves the awake set
-        // (`solver_set.rs`) — and static and kinematic bodies are never written by the solver.
-        // A body's bit is its arena index, and each constraint names it by its awake index,
-        // which `relocate.rs` keeps equal to the body's place in the awake arrays, one to one
-        // with arena indices. The `validate` build checks all of this every step instead.
-        unsafe {
-            solver.step_unchecked(params, bodies, constraints, profile);
-        }
-        None
-    }
-}
-
-impl World {
     /// The bodies the solver reported as blown up, plus any whose pose is not finite (reset
     /// here), in awake-set order.
     fn collect_diverged_bodies(&mut self) -> Vec<BodyId> {
@@ -218,6 +181,41 @@ impl World {
             }
         }
         diverged
+    }
+}
+
+/// One solver step over the graph's colours (see [`World::run_solver`]). Returns the solver's
+/// complaint about the colouring, which only `validate` builds check.
+fn run_graph(
+    solver: &mut ContactSolver,
+    params: &SolverParams,
+    bodies: AwakeBodies<'_>,
+    graph: &mut Graph,
+    profile: &mut SolverProfile,
+) -> Option<String> {
+    let constraints = step_constraints(graph);
+    #[cfg(feature = "validate")]
+    {
+        let checked = solver.step(params, bodies, constraints, profile);
+        checked
+            .err()
+            .map(|error| format!("solver colouring: {error}"))
+    }
+    #[cfg(not(feature = "validate"))]
+    {
+        // SAFETY: no dynamic body appears twice among one colour's contacts and joints. The
+        // constraint graph admits a constraint to a colour only if none of its dynamic bodies'
+        // bits is set in that colour's body bitset (shared by contacts and joints), sets them
+        // on admission and clears them on removal (`graph_coloring`). Only awake dynamic bodies
+        // take bits — a body's constraints leave the graph before it leaves the awake set
+        // (`solver_set.rs`) — and static and kinematic bodies are never written by the solver.
+        // A body's bit is its arena index, and each constraint names it by its awake index,
+        // which `relocate.rs` keeps equal to the body's place in the awake arrays, one to one
+        // with arena indices. The `validate` build checks all of this every step instead.
+        unsafe {
+            solver.step_unchecked(params, bodies, constraints, profile);
+        }
+        None
     }
 }
 

@@ -21,13 +21,10 @@ use crate::aabb::Aabb;
 use core_soa::Vec2;
 use wide::f32x8;
 
-/// Stack entries kept inline before spilling to the heap: a depth-first walk holds at most
-/// `height + 1` entries, and balanced trees of millions of proxies stay far below this.
+/// Stack entries a walk keeps on the call stack (a cast's inline array before it spills, a
+/// query's whole stack when the tree is lower than this): a depth-first walk holds at most
+/// `height + 1` entries, and balanced trees of a million proxies are about 40 high.
 const INLINE_STACK: usize = 64;
-
-/// The stack a query keeps on the call stack: a query of a tree whose height is below this
-/// never allocates (balanced trees of a million proxies are about 40 high).
-const ARRAY_STACK: usize = 64;
 
 /// A last-in-first-out stack of node indices that allocates only when it outgrows its inline
 /// array.
@@ -174,9 +171,9 @@ impl DynamicTree {
         // The walk holds at most `height + 1` entries (see `query_walk`): a tree shorter than
         // the local array never needs the heap.
         let height = self.height() as usize;
-        let mut local = [0u32; ARRAY_STACK];
+        let mut local = [0u32; INLINE_STACK];
         let mut heap = Vec::new();
-        let stack = if height < ARRAY_STACK {
+        let stack = if height < INLINE_STACK {
             &mut local[..]
         } else {
             heap.resize(height + 1, 0);
