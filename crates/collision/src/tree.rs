@@ -50,9 +50,10 @@
 //! is swapped with the taller grandchild (an AVL-style rotation), which never increases the
 //! height, so sorted insertion orders do not degenerate into long chains.
 //!
-//! **Traversal** (box queries, ray casts, and box casts for swept shapes: `tree/box_cast.rs`)
-//! uses an explicit stack (inline storage, spilling to the heap only for very deep
-//! trees), never recursion. Everything is deterministic: the same sequence of operations gives
+//! **Traversal** (box queries, ray casts, box casts for swept shapes: `tree/box_cast.rs`, and
+//! the walk of the tree against itself that finds every overlapping pair of proxies once:
+//! `tree/self_overlap.rs`) uses an explicit stack (inline storage, spilling to the heap only
+//! for very deep trees), never recursion. Everything is deterministic: the same sequence of operations gives
 //! bit-identical trees and the same callback order.
 //!
 //! **Rebuild** (`rebuild`) rearranges all leaves under the same internal nodes top-down with a
@@ -66,6 +67,7 @@
 mod box_cast;
 mod enlarge;
 mod rebuild;
+mod self_overlap;
 mod snapshot;
 #[cfg(test)]
 mod tests;
@@ -74,6 +76,8 @@ mod validate;
 
 use crate::aabb::Aabb;
 use core_soa::Vec2;
+
+pub use self_overlap::OverlapTask;
 
 /// How far a dynamic proxy's fat box extends beyond its tight box, in metres.
 pub const AABB_MARGIN: f32 = 0.1;
@@ -372,6 +376,15 @@ impl DynamicTree {
     /// deferred moves it is current only once the tree is rebuilt.
     pub fn bounds(&self) -> Option<Aabb> {
         (self.root != NULL_NODE).then(|| self.nodes[self.root as usize].aabb)
+    }
+
+    /// The union of every proxy's category bits (the root's), 0 for an empty tree.
+    pub fn categories(&self) -> u64 {
+        if self.root == NULL_NODE {
+            0
+        } else {
+            self.nodes[self.root as usize].category_bits
+        }
     }
 
     /// The height of the tree: 0 for an empty tree or a single leaf, else the number of edges on

@@ -1179,3 +1179,98 @@ fn pair_test_agrees_with_the_scalar_overlap() {
     }
     assert!(met > 1000 && missed > 1000, "met {met}, missed {missed}");
 }
+
+/// The model's overlapping pairs of distinct proxies, by user data (lower first).
+fn model_overlaps(h: &Harness) -> BTreeSet<(u64, u64)> {
+    let proxies: Vec<&ModelProxy> = h.model.values().collect();
+    let mut pairs = BTreeSet::new();
+    for (i, p) in proxies.iter().enumerate() {
+        for q in &proxies[i + 1..] {
+            if p.fat.overlaps(&q.fat) {
+                pairs.insert((p.user_data.min(q.user_data), p.user_data.max(q.user_data)));
+            }
+        }
+    }
+    pairs
+}
+
+/// The pairs the tree's walk against itself reports when cut into `min_tasks` pieces, each
+/// required to be reported once.
+fn walked_overlaps(tree: &DynamicTree, min_tasks: usize) -> BTreeSet<(u64, u64)> {
+    let mut pairs = BTreeSet::new();
+    let tasks = tree.overlap_tasks(min_tasks);
+    for task in tasks {
+        tree.overlapping_leaves(task, |a, b| {
+            assert_ne!(a, b, "a proxy paired with itself");
+            assert!(
+                pairs.insert((a.min(b), a.max(b))),
+                "pair ({a}, {b}) reported twice"
+            );
+        });
+    }
+    pairs
+}
+
+#[test]
+fn self_overlap_walk_finds_every_overlapping_pair_once_however_it_is_cut() {
+    let mut rng = Rng(0x5EED_0051);
+    let mut h = Harness::new(AABB_MARGIN);
+    // Crowded: 1,500 boxes up to 4 m wide in a 100 m square overlap a few thousand times.
+    for _ in 0..1_500 {
+        let (tight, categories) = (rng.aabb(100.0, 4.0), rng.categories());
+        h.create(tight, categories);
+    }
+    let expected = model_overlaps(&h);
+    assert!(expected.len() > 2_000, "{} pairs", expected.len());
+    for min_tasks in [1, 2, 7, 64, 1_000] {
+        assert_eq!(
+            walked_overlaps(&h.tree, min_tasks),
+            expected,
+            "{min_tasks} tasks"
+        );
+        assert!(h.tree.overlap_tasks(min_tasks).len() >= min_tasks.min(64));
+    }
+    let mut all = BTreeSet::new();
+    h.tree.self_overlaps(|a, b| {
+        assert!(all.insert((a.min(b), a.max(b))));
+    });
+    assert_eq!(all, expected);
+
+    // After moves that enlarge boxes in place (looser internal boxes) and destructions.
+    for _ in 0..3 {
+        for proxy in h.model.keys().copied().collect::<Vec<_>>() {
+            let tight = h.model[&proxy].fat.fattened(-AABB_MARGIN);
+            let step = rng.vec2(-0.4, 0.4);
+            h.move_to(proxy, Aabb::new(tight.min + step, tight.max + step));
+        }
+    }
+    for _ in 0..200 {
+        let proxy = h.random_proxy(&mut rng);
+        h.destroy(proxy);
+    }
+    h.tree.validate().unwrap();
+    let expected = model_overlaps(&h);
+    for min_tasks in [1, 16, 64] {
+        assert_eq!(
+            walked_overlaps(&h.tree, min_tasks),
+            expected,
+            "{min_tasks} tasks, moved"
+        );
+    }
+}
+
+#[test]
+fn self_overlap_walk_of_tiny_trees() {
+    let mut h = Harness::new(0.0);
+    assert!(h.tree.overlap_tasks(8).is_empty());
+    assert!(walked_overlaps(&h.tree, 8).is_empty());
+    let a = Aabb::new(Vec2::ZERO, Vec2::ONE);
+    h.create(a, 1);
+    assert!(walked_overlaps(&h.tree, 8).is_empty());
+    // Touching boxes overlap; boxes apart do not.
+    h.create(Aabb::new(Vec2::new(1.0, 0.0), Vec2::new(2.0, 1.0)), 1);
+    h.create(Aabb::new(Vec2::new(5.0, 5.0), Vec2::new(6.0, 6.0)), 1);
+    let pairs = walked_overlaps(&h.tree, 8);
+    assert_eq!(pairs, model_overlaps(&h));
+    assert_eq!(pairs.len(), 1);
+}
