@@ -15,6 +15,7 @@
 //!
 //! Motion (pose, velocity, forces) is in `body_motion.rs`, mass in `mass.rs`.
 
+use crate::body_shapes::BodyShapes;
 use crate::constraint_list::{ListHead, members};
 use crate::def::BodyDef;
 use crate::error::{IdKind, PrismError};
@@ -29,7 +30,7 @@ use core_soa::{
 pub(crate) struct Body {
     pub(crate) body_type: BodyType,
     /// The shapes attached to the body, in attachment order.
-    pub(crate) shapes: Vec<ShapeId>,
+    pub(crate) shapes: BodyShapes,
     /// The body's contacts and joints (intrusive lists through the constraints).
     pub(crate) contacts: ListHead,
     pub(crate) joints: ListHead,
@@ -71,7 +72,7 @@ impl World {
         };
         let body = Body {
             body_type: def.body_type,
-            shapes: Vec::new(),
+            shapes: BodyShapes::default(),
             contacts: ListHead::default(),
             joints: ListHead::default(),
             set_index,
@@ -109,7 +110,7 @@ impl World {
                 self.events.pending_end.push(event);
             }
         }
-        let shapes = self.body(id)?.shapes.clone();
+        let shapes = self.body(id)?.shapes.to_vec();
         for shape in shapes {
             self.remove_shape_record(shape);
         }

@@ -282,6 +282,7 @@
 mod body;
 mod body_enable;
 mod body_motion;
+mod body_shapes;
 mod body_type;
 mod broadphase;
 mod constraint_list;
