@@ -381,6 +381,15 @@ impl IslandGraph {
         (link.island != NULL_INDEX).then(|| self.key_at(link.island))
     }
 
+    /// The slot index of the island a body belongs to, if it was added: [`IslandGraph::island_of`]
+    /// without reading the island's slot, for a pass over every awake body that needs only the
+    /// index (the finalize's sleep fold).
+    #[inline]
+    pub fn island_index_of(&self, body: u32) -> Option<u32> {
+        let link = self.body_links.get(body as usize)?;
+        (link.island != NULL_INDEX).then_some(link.island)
+    }
+
     /// The island a constraint is linked into, if it is linked.
     pub fn island_of_constraint(&self, key: ConstraintKey) -> Option<IslandId> {
         let link = self.constraint_links.get(key)?;

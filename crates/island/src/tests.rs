@@ -81,6 +81,12 @@ fn linking_a_chain_merges_everything_into_one_island() {
     assert_eq!(members(&graph, 2), vec![0, 1, 2]);
     assert_eq!(members(&graph, 4), vec![3, 4]);
 
+    for body in 0..6 {
+        let index = graph.island_of(body).map(|island| island.index());
+        assert_eq!(graph.island_index_of(body), index, "body {body}");
+    }
+    assert!(graph.island_index_of(4).is_some() && graph.island_index_of(99).is_none());
+
     // {0,1,2} is larger than {3,4}: its id survives whichever body is named first.
     let big = graph.island_of(0).unwrap();
     let outcome = graph.link(ConstraintKey::contact(2), 4, 2).unwrap();

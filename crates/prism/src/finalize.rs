@@ -378,8 +378,8 @@ fn finalize_chunk(
                 if sim.sleep_time == 0.0 {
                     report.moving_kinematics.push(sim.body);
                 }
-            } else if let Some(island) = view.islands.island_of(sim.body) {
-                fold.add(island.index(), sim.sleep_time);
+            } else if let Some(island) = view.islands.island_index_of(sim.body) {
+                fold.add(island, sim.sleep_time);
             }
         }
         // A resting body (its sleep timer runs) is never swept, as in Box2D.
