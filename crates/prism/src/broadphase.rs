@@ -58,7 +58,7 @@
 //! The queries only read the trees, so with a thread pool the move buffer is cut into fixed
 //! chunks of [`QUERY_CHUNK`] proxies queried in parallel, each chunk into its own list; the
 //! lists are concatenated in chunk order; the walk is cut into [`WALK_TASKS`] pieces run the
-//! same way. With one worker the whole buffer is one chunk and the walk one piece, on the
+//! same way, beside the queries (one `join`). With one worker the whole buffer is one chunk and the walk one piece, on the
 //! caller's thread, with no task machinery at all. Sorting then makes contact creation order —
 //! and so contact ids, graph colours and solver order — independent of tree layout, hash order
 //! and how the queries were split among threads. The *pair set* (a hash set of 64-bit pair
@@ -345,17 +345,24 @@ impl BroadPhase {
             }
             pairs
         };
-        let mut pairs: Vec<(u32, u32)> = if parallel {
-            self.move_buffer
-                .par_chunks(QUERY_CHUNK)
-                .flat_map_iter(query)
-                .collect()
-        } else {
-            query(&self.move_buffer)
+        let walked = || {
+            if walk {
+                self.moving_tree_pairs(context, parallel)
+            } else {
+                Vec::new()
+            }
         };
-        if walk {
-            pairs.extend(self.moving_tree_pairs(context, parallel));
-        }
+        // With a pool, the queries and the walk share it (one fork and join for both).
+        let (mut pairs, walked): (Vec<(u32, u32)>, _) = if parallel {
+            let queried = || {
+                let chunks = self.move_buffer.par_chunks(QUERY_CHUNK);
+                chunks.flat_map_iter(query).collect()
+            };
+            rayon::join(queried, walked)
+        } else {
+            (query(&self.move_buffer), walked())
+        };
+        pairs.extend(walked);
         for &shape_index in &self.move_buffer {
             self.moved.unset(shape_index as usize);
         }
