@@ -47,23 +47,22 @@
 //! proxy and meet every pair of two moved proxies twice. So once the moved proxies of the
 //! moving tree whose masks accept its categories number at least [`WALK_MIN_MOVED`] of the
 //! tree's proxy count (estimated from a sample of the buffer), the moving-tree part of the
-//! search is one walk of the tree against itself (`collision::tree`'s `self_overlap`), which meets each
-//! overlapping pair of proxies once and shares the walk above them; a pair is kept if one of its
-//! proxies moved and it passes the tests above with that proxy as the query. The moved
-//! proxies still query the sleeping and static trees, and moved proxies of the other trees
-//! still query the moving tree. The pairs are the same either way (the sort below removes any
-//! order), so the choice is only about speed (one thread, interleaved runs: the pair phase of
-//! spinner 3.95 → 2.20 ms/step, smash 2.73 → 1.58, tumbler 0.94 → 0.45).
+//! search is one walk of the tree against itself (`collision::tree`'s `self_overlap`), which
+//! meets each overlapping pair of proxies once and shares the walk above them; a pair is kept
+//! if one of its proxies moved and it passes the tests above with that proxy as the query.
+//! The moved proxies still query the sleeping and static trees, and moved proxies of the other
+//! trees still query the moving tree. The pairs are the same either way (the sort below
+//! removes any order), so the choice is only about speed (one thread, interleaved runs: the
+//! pair phase of spinner 3.95 → 2.20 ms/step, smash 2.73 → 1.58, tumbler 0.94 → 0.45).
 //!
-//! The queries only read the trees, so with a thread pool the move buffer is cut into fixed
-//! chunks of [`QUERY_CHUNK`] proxies queried in parallel, each chunk into its own list; the
-//! lists are concatenated in chunk order; the walk is cut into [`WALK_TASKS`] pieces run the
-//! same way, beside the queries (one `join`). With one worker the whole buffer is one chunk and the walk one piece, on the
-//! caller's thread, with no task machinery at all. Sorting then makes contact creation order —
-//! and so contact ids, graph colours and solver order — independent of tree layout, hash order
-//! and how the queries were split among threads. The *pair set* (a hash set of 64-bit pair
-//! keys) answers "does this pair already have a contact?"; it is only ever probed, never
-//! iterated.
+//! The queries only read the trees, so with a thread pool the move buffer is cut into fixed chunks
+//! of [`QUERY_CHUNK`] proxies queried in parallel, each chunk into its own list; the lists are
+//! concatenated in chunk order; the walk is cut into [`WALK_TASKS`] pieces run the same way, beside
+//! the queries (one `join`). With one worker the whole buffer is one chunk and the walk one piece,
+//! on the caller's thread, with no task machinery at all. Sorting then makes contact creation order
+//! — and so contact ids, graph colours and solver order — independent of tree layout, hash order
+//! and how the queries were split among threads. The *pair set* (a hash set of 64-bit pair keys)
+//! answers "does this pair already have a contact?"; it is only ever probed, never iterated.
 
 use crate::body::Body;
 use crate::contact::pair_key;
@@ -150,8 +149,9 @@ pub(crate) type BuildPairHasher = BuildHasherDefault<PairHasher>;
 /// moved proxies (an explosion, a smash) spreads over every worker.
 const QUERY_CHUNK: usize = 32;
 
-/// The pair search walks the moving tree against itself once the move buffer holds at least
-/// this part of the tree's proxy count (`(part, whole)`): see the module notes.
+/// The pair search walks the moving tree against itself once its moved proxies that can pair
+/// within it number at least this part of its proxy count (`(part, whole)`): see the module
+/// notes.
 const WALK_MIN_MOVED: (usize, usize) = (1, 2);
 
 /// How many entries of the move buffer [`BroadPhase::walks_moving_tree`] looks at.

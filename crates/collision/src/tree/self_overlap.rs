@@ -22,9 +22,10 @@
 //! pair is reported only if the boxes of every node pair on the way overlap; an ancestor's box
 //! contains its descendants', so two overlapping leaves are never pruned on the way.
 //!
-//! Both kinds of call are stored as one pair on one stack, `within(n)` as `(n, n)`. Before a
-//! `between` is pushed, its two boxes are tested (two children against one box in one
-//! eight-lane comparison, `PairTest`), so a miss costs no stack traffic.
+//! Both kinds of call are stored as one pair on one stack (a `Vec` per piece of the walk, see
+//! below), `within(n)` as `(n, n)`. Before a `between` is pushed, its two boxes are tested (two
+//! children against one box in one eight-lane comparison, `PairTest`), so a miss costs no stack
+//! traffic.
 //!
 //! **Tasks.** [`DynamicTree::overlap_tasks`] cuts the walk into independent pieces for
 //! several threads: it unfolds the first levels breadth first until there are enough pieces,
@@ -98,6 +99,10 @@ impl DynamicTree {
     /// Calls `callback(user_data_a, user_data_b)` for every overlapping pair of leaves of
     /// `task` (see [`DynamicTree::overlap_tasks`]).
     pub fn overlapping_leaves(&self, task: OverlapTask, mut callback: impl FnMut(u64, u64)) {
+        debug_assert!(
+            !self.boxes_stale,
+            "pair walk after deferred moves, before a rebuild"
+        );
         let mut stack = vec![task.as_pair()];
         if let OverlapTask::Between(a, b) = task
             && !self.nodes[a as usize]
