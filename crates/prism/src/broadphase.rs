@@ -620,9 +620,10 @@ mod tests {
     use collision::Circle;
     use std::sync::Arc;
 
-    /// A crowd of boxes and circles packed closer than their fat boxes, thrown about with
-    /// zero gravity over a static floor: some bodies carry two shapes (pairs on one body), some
-    /// a sensor, some share a negative group (never collide), one is kinematic.
+    /// A crowd of 400 unit boxes and circles 1.5 m apart, thrown about in all directions at
+    /// 5 m/s with zero gravity over a static floor, so they soon collide: some bodies carry two
+    /// shapes (pairs on one body), some a sensor, some share a negative group (never collide),
+    /// one is kinematic.
     fn crowd(workers: u32) -> World {
         let mut world = World::new(WorldDef {
             gravity: Vec2::ZERO,
@@ -712,8 +713,8 @@ mod tests {
 
     #[test]
     fn shapes_that_refuse_each_other_are_searched_by_queries() {
-        // Everything moves, but the circles' masks refuse their own category: queries cut the
-        // layer off at the root, a walk would meet every overlap only to refuse it.
+        // Everything moves, but every shape's mask refuses the one category they all have:
+        // queries cut the layer off at the root, a walk would meet every overlap to refuse it.
         let mut world = crowd(1);
         world.step(1.0 / 60.0, 4).unwrap();
         assert!(world.broadphase.walks_moving_tree(&world.shapes));
