@@ -52,8 +52,8 @@
 //!
 //! **Traversal** (box queries, ray casts, box casts for swept shapes: `tree/box_cast.rs`, and the
 //! walk of the tree against itself that finds every overlapping pair of proxies once:
-//! `tree/self_overlap.rs`) uses an explicit stack (for queries and casts inline storage, spilling
-//! to the heap only for very deep trees), never recursion. Everything is deterministic: the same
+//! `tree/self_overlap.rs`) uses an explicit stack (inline storage, spilling to the heap only for
+//! very deep trees), never recursion. Everything is deterministic: the same
 //! sequence of operations gives bit-identical trees and the same callback order.
 //!
 //! **Rebuild** (`rebuild`) rearranges all leaves under the same internal nodes top-down with a

@@ -22,8 +22,8 @@
 //! pair is reported only if the boxes of every node pair on the way overlap; an ancestor's box
 //! contains its descendants', so two overlapping leaves are never pruned on the way.
 //!
-//! Both kinds of call are stored as one pair on one stack (a `Vec` per piece of the walk, see
-//! below), `within(n)` as `(n, n)`. Before a `between` is pushed, its two boxes are tested (two
+//! Both kinds of call are stored as one pair on one stack (the traversals' `NodeStack`, inline
+//! until it is deep), `within(n)` as `(n, n)`. Before a `between` is pushed, its two boxes are tested (two
 //! children against one box in one eight-lane comparison, `PairTest`), so a miss costs no stack
 //! traffic.
 //!
@@ -33,7 +33,7 @@
 //! every pair once, whatever their number; the order of the reports depends on the cut (a
 //! caller that needs an order sorts them).
 
-use super::traverse::PairTest;
+use super::traverse::{NodeStack, PairTest};
 use super::{DynamicTree, NULL_NODE};
 use std::collections::VecDeque;
 
@@ -103,7 +103,8 @@ impl DynamicTree {
             !self.boxes_stale,
             "pair walk after deferred moves, before a rebuild"
         );
-        let mut stack = vec![task.as_pair()];
+        let mut stack = NodeStack::<(u32, u32)>::new();
+        stack.push(task.as_pair());
         if let OverlapTask::Between(a, b) = task
             && !self.nodes[a as usize]
                 .aabb

@@ -217,11 +217,7 @@ impl Harness {
 #[test]
 fn matches_brute_force_through_moves_removals_and_rebuild() {
     let mut rng = Rng(0x5EED_0001);
-    let mut h = Harness::new(AABB_MARGIN);
-    for _ in 0..10_000 {
-        let (tight, categories) = (rng.aabb(WORLD, 6.0), rng.categories());
-        h.create(tight, categories);
-    }
+    let mut h = random_harness(&mut rng);
     h.tree.validate().unwrap();
     assert!(h.check_random_queries(&mut rng, 100) > 1000);
 
@@ -694,9 +690,14 @@ fn swing_every_proxy(h: &mut Harness, rng: &mut Rng, steps: usize) -> usize {
 }
 
 fn random_harness(rng: &mut Rng) -> Harness {
+    filled_harness(rng, 10_000, WORLD, 6.0)
+}
+
+/// `count` random proxies up to `max_size` wide in `[0, world)²`, with random categories.
+fn filled_harness(rng: &mut Rng, count: usize, world: f32, max_size: f32) -> Harness {
     let mut h = Harness::new(AABB_MARGIN);
-    for _ in 0..10_000 {
-        let (tight, categories) = (rng.aabb(WORLD, 6.0), rng.categories());
+    for _ in 0..count {
+        let (tight, categories) = (rng.aabb(world, max_size), rng.categories());
         h.create(tight, categories);
     }
     h
@@ -1214,12 +1215,8 @@ fn walked_overlaps(tree: &DynamicTree, min_tasks: usize) -> BTreeSet<(u64, u64)>
 #[test]
 fn self_overlap_walk_finds_every_overlapping_pair_once_however_it_is_cut() {
     let mut rng = Rng(0x5EED_0051);
-    let mut h = Harness::new(AABB_MARGIN);
     // Crowded: 1,500 boxes up to 4 m wide in a 100 m square overlap a few thousand times.
-    for _ in 0..1_500 {
-        let (tight, categories) = (rng.aabb(100.0, 4.0), rng.categories());
-        h.create(tight, categories);
-    }
+    let mut h = filled_harness(&mut rng, 1_500, 100.0, 4.0);
     let expected = model_overlaps(&h);
     assert!(expected.len() > 2_000, "{} pairs", expected.len());
     for min_tasks in [1, 2, 7, 64, 1_000] {

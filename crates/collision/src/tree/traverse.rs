@@ -26,41 +26,41 @@ use wide::f32x8;
 /// `height + 1` entries, and balanced trees of a million proxies are about 40 high.
 const INLINE_STACK: usize = 64;
 
-/// A last-in-first-out stack of node indices that allocates only when it outgrows its inline
-/// array.
-pub(super) struct NodeStack {
-    inline: [u32; INLINE_STACK],
+/// A last-in-first-out stack of node indices (or, for the pair walk, of node pairs) that
+/// allocates only when it outgrows its inline array.
+pub(super) struct NodeStack<T = u32> {
+    inline: [T; INLINE_STACK],
     inline_len: usize,
-    spilled: Vec<u32>,
+    spilled: Vec<T>,
 }
 
-impl NodeStack {
+impl<T: Copy + Default> NodeStack<T> {
     pub(super) fn new() -> Self {
         NodeStack {
-            inline: [0; INLINE_STACK],
+            inline: [T::default(); INLINE_STACK],
             inline_len: 0,
             spilled: Vec::new(),
         }
     }
 
     #[inline]
-    pub(super) fn push(&mut self, index: u32) {
+    pub(super) fn push(&mut self, entry: T) {
         if self.inline_len < INLINE_STACK {
-            self.inline[self.inline_len] = index;
+            self.inline[self.inline_len] = entry;
             self.inline_len += 1;
         } else {
-            self.spilled.push(index);
+            self.spilled.push(entry);
         }
     }
 
     /// Spilled entries were pushed after the inline array filled, so they come off first (and
     /// there are none unless it is full, which keeps the common pop to one test).
     #[inline]
-    pub(super) fn pop(&mut self) -> Option<u32> {
+    pub(super) fn pop(&mut self) -> Option<T> {
         if self.inline_len == INLINE_STACK
-            && let Some(index) = self.spilled.pop()
+            && let Some(entry) = self.spilled.pop()
         {
-            return Some(index);
+            return Some(entry);
         }
         if self.inline_len == 0 {
             return None;
