@@ -69,6 +69,7 @@ pub mod distance;
 pub mod motor;
 pub mod prismatic;
 pub mod revolute;
+pub(crate) mod revolute_wide;
 pub(crate) mod rows;
 pub mod target;
 pub mod weld;

@@ -15,23 +15,28 @@
 //!       overflow joints (1 block) → overflow contacts → colour 0 joints → colour 0 bundles → …
 //! ```
 //!
-//! Each joint runs the scalar kernels of [`crate::joint`] (a joint has one to four rows of a
-//! kind-dependent shape, so lanes of one colour would run different code). In a parallel
-//! block a joint works on **copies** of its two body states: it reads them with
+//! A group of [`LANES`] consecutive joints of a colour that are all revolute runs the wide
+//! hinge kernel (`joint/revolute_wide.rs`), one joint per SIMD lane, with the same operations
+//! as the scalar kernel in each lane, so the coloured and overflow paths agree to the bit.
+//! Other joints — other kinds, a group with another kind in it, a colour's last few joints —
+//! run the scalar kernels of [`crate::joint`] (a joint has one to four rows of a
+//! kind-dependent shape). The joint entries' blocks are whole groups (`stages.rs`).
+//!
+//! In the scalar path a joint works on **copies** of its two body states: it reads them with
 //! [`SharedSlice::read`] straight into the pair its rows act on, and writes back only the
 //! velocities of the bodies with the `DYNAMIC` flag — those the colour invariant reserves to
 //! it. A non-dynamic body (kinematic) may be shared by many joints of a colour and is never
-//! written, just as the contact scatter never writes one.
+//! written, just as the contact scatter never writes one (the wide kernel gathers and
+//! scatters through the contacts' `SharedBodies`, which keeps the same rule).
 //!
-//! What a pass costs per joint is mostly what it loads and the length of its dependency chain,
-//! so the path is kept short: the kernel and the kind dispatch are inlined into the block loop
-//! (the bodies' copies stay next to the arithmetic), the joint is read as two cache lines (see
-//! the layout of [`JointConstraint`]), and the write-back stores only the two velocity fields,
-//! which the copies' own narrow stores can forward to. On the grid of hinges this more than
-//! halved the time of the joint passes (the measurement is in `benches/results/NOTES.md`).
-//! A wide kernel for the revolute point block (eight joints of a colour at once) is the next
-//! step; it must reproduce the scalar kernel's operations exactly, since the overflow path and
-//! the coloured path are required to agree bit for bit.
+//! What a scalar pass costs per joint is mostly what it loads and the length of its dependency
+//! chain, so the path is kept short: the kernel and the kind dispatch are inlined into the
+//! block loop (the bodies' copies stay next to the arithmetic), the joint is read as two cache
+//! lines (see the layout of [`JointConstraint`]), and the write-back stores only the two
+//! velocity fields, which the copies' own narrow stores can forward to. On the grid of hinges
+//! this more than halved the time of the joint passes (the measurement is in
+//! `benches/results/NOTES.md`); the wide kernel then took the grid's solve and relax passes
+//! from 1.24 to 0.97 ms per step and the ragdolls' from 2.40 to 1.18 ms (one thread).
 //!
 //! The soft step prepares with substep `h`; the sequential-impulse step prepares with the whole
 //! step and solves the joints in each of its velocity iterations, always with bias (it has no
@@ -41,10 +46,13 @@
 // invariant; every block has its `// SAFETY:` argument.
 #![allow(unsafe_code)]
 
+use crate::gather_scatter::SharedBodies;
 use crate::joint::JointConstraint;
+use crate::joint::revolute_wide::RevoluteLanes;
 use crate::joint::rows::JointPair;
 use crate::params::SolverKind;
 use crate::stages::{Stage, StepContext};
+use crate::wide::LANES;
 use core::ops::Range;
 use core_soa::SharedSlice;
 use core_soa::{BodySim, BodyState, NULL_BODY, body_flags};
@@ -96,16 +104,62 @@ pub(crate) fn run_joint_block(
         debug_assert!(false, "{stage:?} is not a joint stage");
         return;
     };
+    let (groups, rest) = joints.as_chunks_mut::<LANES>();
+    for group in groups {
+        // SAFETY: as below, for the joints of the group at once.
+        let done = unsafe { run_wide_pass(group, arrays.states, pass, ctx) };
+        if !done {
+            run_scalar_passes(group, arrays.states, pass, ctx);
+        }
+    }
+    run_scalar_passes(rest, arrays.states, pass, ctx);
+}
+
+/// Runs `pass` on each of `joints` with the scalar kernels.
+fn run_scalar_passes(
+    joints: &mut [JointConstraint],
+    states: &SharedSlice<BodyState>,
+    pass: JointPass,
+    ctx: &StepContext,
+) {
     for joint in joints {
         // SAFETY: the joints of this entry are one colour's, which name no dynamic body twice
         // and share none with the other constraints of the colour (checked before the step);
         // so this thread alone accesses the dynamic bodies of its joints during the entry.
-        unsafe {
-            run_on_shared_bodies(joint, arrays.states, |j, pair| {
-                run_pair_pass(j, pair, pass, ctx)
-            })
-        };
+        unsafe { run_on_shared_bodies(joint, states, |j, pair| run_pair_pass(j, pair, pass, ctx)) };
     }
+}
+
+/// Runs `pass` on a group of [`LANES`] revolute joints with the wide kernel (one joint per
+/// lane); returns false, having done nothing, if the group holds another kind.
+///
+/// # Safety
+/// As [`run_on_shared_bodies`], for every joint of the group: no other thread writes their
+/// bodies or accesses a dynamic one while this runs.
+unsafe fn run_wide_pass(
+    group: &mut [JointConstraint; LANES],
+    states: &SharedSlice<BodyState>,
+    pass: JointPass,
+    ctx: &StepContext,
+) -> bool {
+    let angle_rows = matches!(pass, JointPass::Solve { .. });
+    let Some(mut lanes) = RevoluteLanes::load(group, states.len(), angle_rows) else {
+        return false;
+    };
+    // SAFETY: the caller's guarantee is `SharedBodies::new`'s contract for these joints' bodies.
+    let mut bodies = unsafe { SharedBodies::new(states) };
+    match pass {
+        JointPass::WarmStart => {
+            if ctx.warm_start {
+                lanes.warm_start(&mut bodies);
+            }
+        }
+        JointPass::Solve { use_bias } => {
+            lanes.solve(&mut bodies, &ctx.joint, use_bias);
+            lanes.store_impulses(group);
+        }
+    }
+    true
 }
 
 /// Runs one velocity pass of the overflow joints, in order, on this thread alone.
@@ -267,29 +321,133 @@ mod tests {
         assert_ne!(shared_states[0], start[0], "the hinge changed body 0");
     }
 
+    /// A unit link of a hanging chain: 1 kg, inertia 0.1 kg·m², centred at `center`.
+    fn link_sim(center: Vec2) -> BodySim {
+        BodySim {
+            center,
+            transform: Transform::new(center, Rot::IDENTITY),
+            mass: 1.0,
+            inv_mass: 1.0,
+            inertia: 0.1,
+            inv_inertia: 10.0,
+            gravity_scale: 1.0,
+            ..BodySim::default()
+        }
+    }
+
+    /// `steps` steps of the bodies of `sims` (starting at rest) held by `joints`, laid out by
+    /// `layout`, on `workers` workers; returns the bodies' final states and sims.
+    fn step_joints(
+        sims: &mut [BodySim],
+        joints: &mut [JointConstraint],
+        layout: &ColorRanges,
+        workers: usize,
+        steps: usize,
+    ) -> Vec<BodyState> {
+        use crate::{AwakeBodies, ContactSolver, SolverParams, SolverProfile};
+        let mut states: Vec<BodyState> = sims.iter().map(|_| dynamic(Vec2::ZERO)).collect();
+        let mut solver = ContactSolver::new();
+        solver.set_worker_count(workers);
+        let mut profile = SolverProfile::default();
+        for _ in 0..steps {
+            let bodies = AwakeBodies {
+                states: &mut states,
+                sims,
+            };
+            let no_contacts = (&ColorRanges::default(), &mut [][..]);
+            let constraints: StepConstraints<SolverContact> =
+                ColorRanges::constraints(no_contacts, (layout, &mut *joints));
+            solver
+                .step(&SolverParams::default(), bodies, constraints, &mut profile)
+                .unwrap();
+        }
+        states
+    }
+
+    /// Twelve hanging chains of five links whose hinges have every angle row (spring, motor
+    /// with a friction torque, limits), stepped with the hinges in two colours — three and more
+    /// full groups of the wide kernel per colour, joints of other kinds mixed into one group —
+    /// and with the same joints, in the same order, in the overflow set (the scalar kernel, on
+    /// one thread): the same bits, on one worker and on two.
+    #[test]
+    fn wide_hinge_groups_match_the_serial_path() {
+        use crate::joint::WeldJoint;
+        let (chains, links) = (12u32, 5u32);
+        let body = |chain: u32, link: u32| chain * links + link;
+        let pivot = |chain: u32| Vec2::new(0.0, -3.0 * chain as f32);
+        let hinge = |chain: u32, link: u32| {
+            let half = |x: f32| Transform::new(Vec2::new(x, 0.0), Rot::IDENTITY);
+            let a = if link == 0 {
+                JointBody::fixed(half(0.0), Transform::new(pivot(chain), Rot::IDENTITY))
+            } else {
+                JointBody::awake(body(chain, link - 1), 1.0, 10.0, half(0.5))
+            };
+            let b = JointBody::awake(body(chain, link), 1.0, 10.0, half(-0.5));
+            let settings = RevoluteJoint {
+                enable_spring: !chain.is_multiple_of(3),
+                hertz: 2.0,
+                damping_ratio: 0.3,
+                enable_limit: chain.is_multiple_of(2),
+                lower_angle: -0.4,
+                upper_angle: 0.3,
+                enable_motor: chain % 4 != 1,
+                motor_speed: 0.0,
+                max_motor_torque: 0.5,
+            };
+            let kind = if chain == 5 && link == 2 {
+                JointKind::Weld(WeldJoint::default())
+            } else {
+                JointKind::Revolute(settings)
+            };
+            JointConstraint::new(kind, a, b)
+        };
+        // Colour 0: the even links of every chain, colour 1 the odd ones.
+        let parity = |odd: u32| {
+            (0..chains).flat_map(move |c| {
+                (0..links)
+                    .filter(move |l| l % 2 == odd)
+                    .map(move |l| (c, l))
+            })
+        };
+        let run = |colored: bool, workers: usize| {
+            let mut sims: Vec<BodySim> = (0..chains * links)
+                .map(|i| link_sim(pivot(i / links) + Vec2::new(0.5 + (i % links) as f32, 0.0)))
+                .collect();
+            let mut joints: Vec<JointConstraint> = parity(0)
+                .chain(parity(1))
+                .map(|(c, l)| hinge(c, l))
+                .collect();
+            let (even, all) = (parity(0).count(), joints.len());
+            let layout = if colored {
+                ColorRanges {
+                    colors: vec![0..even, even..all],
+                    overflow: all..all,
+                }
+            } else {
+                ColorRanges::overflow_only(all)
+            };
+            let states = step_joints(&mut sims, &mut joints, &layout, workers, 40);
+            let limited = joints
+                .iter()
+                .filter(|j| j.impulses.lower + j.impulses.upper > 0.0);
+            (format!("{states:?} {sims:?} {joints:?}"), limited.count())
+        };
+        let (serial, limited) = run(false, 1);
+        // The chains swing down from horizontal: the limits of the limited chains are reached.
+        assert!(limited > 5, "{limited} joints at a limit");
+        assert_eq!(run(true, 1).0, serial);
+        assert_eq!(run(true, 2).0, serial);
+    }
+
     /// A hanging chain of nine links stepped with its joints in two colours (parallel blocks
     /// on copies of the shared states) and with the same joints, in the same order, in the
     /// overflow set (serial, on the shared array): the same bits, on one worker and on two.
     #[test]
     fn colored_joints_match_the_serial_path_for_any_worker_count() {
-        use crate::{AwakeBodies, ContactSolver, SolverParams, SolverProfile};
         let links = 9;
         let run = |colored: bool, workers: usize| {
-            let mut states: Vec<BodyState> = (0..links).map(|_| dynamic(Vec2::ZERO)).collect();
             let mut sims: Vec<BodySim> = (0..links)
-                .map(|i| {
-                    let center = Vec2::new(0.5 + i as f32, 0.0);
-                    BodySim {
-                        center,
-                        transform: Transform::new(center, Rot::IDENTITY),
-                        mass: 1.0,
-                        inv_mass: 1.0,
-                        inertia: 0.1,
-                        inv_inertia: 10.0,
-                        gravity_scale: 1.0,
-                        ..BodySim::default()
-                    }
-                })
+                .map(|i| link_sim(Vec2::new(0.5 + i as f32, 0.0)))
                 .collect();
             let hinge = |i: u32| {
                 let half = |x: f32| Transform::new(Vec2::new(x, 0.0), Rot::IDENTITY);
@@ -312,22 +470,7 @@ mod tests {
             } else {
                 ColorRanges::overflow_only(links)
             };
-            let mut solver = ContactSolver::new();
-            solver.set_worker_count(workers);
-            let mut profile = SolverProfile::default();
-            for _ in 0..30 {
-                let bodies = AwakeBodies {
-                    states: &mut states,
-                    sims: &mut sims,
-                };
-                let no_contacts = (&ColorRanges::default(), &mut [][..]);
-                let constraints: StepConstraints<SolverContact> =
-                    ColorRanges::constraints(no_contacts, (&layout, &mut joints));
-                let params = SolverParams::default();
-                solver
-                    .step(&params, bodies, constraints, &mut profile)
-                    .unwrap();
-            }
+            let states = step_joints(&mut sims, &mut joints, &layout, workers, 30);
             let last = sims[links - 1].center;
             (format!("{states:?} {sims:?}"), last)
         };

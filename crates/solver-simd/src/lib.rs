@@ -16,7 +16,8 @@
 //!   results, built on the wide float types (`wide.rs`) and the body transpose and lane access
 //!   (`gather_scatter.rs`);
 //! - **joints** ([`joint`]): seven kinds of joint constraint and their passes
-//!   (`joint_passes.rs`), solved in the same stages as the contacts of their colour;
+//!   (`joint_passes.rs`), solved in the same stages as the contacts of their colour, a
+//!   colour's hinges [`LANES`] at a time (`joint/revolute_wide.rs`);
 //! - **body integration** (`integrate.rs`): gravity, forces, damping, speed clamps, the step's
 //!   accumulated displacement, and the final pose;
 //! - **the stages** (`stages.rs`): the step as data — the solver kind's list of [`Stage`]s,
@@ -89,6 +90,8 @@ mod stages;
 mod step;
 #[cfg(any(test, feature = "test-support"))]
 mod synthetic;
+#[cfg(test)]
+mod test_rng;
 #[cfg(feature = "validate")]
 mod validate;
 mod wide;

@@ -41,6 +41,7 @@ use crate::joint::JointParams;
 use crate::params::{SolverKind, SolverParams};
 use crate::sequential_impulses::BaumgarteBias;
 use crate::softness::{Softness, contact_hertz_for_substep};
+use crate::wide::LANES;
 use std::ops::Range;
 
 /// The stages, as data: the list is built once per step and walked by one loop.
@@ -366,7 +367,10 @@ pub fn expand_stages(stages: &[Stage], shape: &StepShape<'_>, entries: &mut Vec<
                 for color in 0..colors {
                     let tag = Some(color as u32);
                     if let Some(&joints) = shape.color_joints.get(color) {
-                        let size = block_size(joints, MIN_JOINTS_PER_BLOCK);
+                        // Whole groups of `LANES` per block, so that only a colour's last
+                        // joints can fall outside the wide hinge kernel's groups.
+                        let size =
+                            block_size(joints, MIN_JOINTS_PER_BLOCK).next_multiple_of(LANES as u32);
                         push(stage, StageTarget::Joints, tag, 0..joints, size);
                     }
                     if let Some(bundles) = shape.color_bundles.get(color) {

@@ -508,6 +508,20 @@ impl MulAssign<FloatW> for Vec2W {
     }
 }
 
+/// Lane `i` of column `c` is `rows[i][c]`: eight fields of [`LANES`] records turned into eight
+/// lane vectors, by one 8 × 8 transpose where AVX2 is available.
+#[inline(always)]
+pub fn rows_to_lanes(rows: [[f32; 8]; LANES]) -> [FloatW; 8] {
+    #[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
+    {
+        ::wide::f32x8::transpose(rows.map(::wide::f32x8::from)).map(FloatW)
+    }
+    #[cfg(not(all(not(feature = "scalar"), target_feature = "avx2")))]
+    {
+        core::array::from_fn(|column| FloatW::from_array(rows.map(|row| row[column])))
+    }
+}
+
 /// [`LANES`] rotations as cosine/sine pairs, mirroring [`Rot`] operation for operation.
 #[derive(Clone, Copy, Debug)]
 pub struct RotW {

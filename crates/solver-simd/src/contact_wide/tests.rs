@@ -12,30 +12,9 @@ use crate::contact_solver::{
 };
 use crate::gather_scatter::SharedBodies;
 use crate::integrate::integrate_positions;
+use crate::test_rng::Rng;
 use collision::{Manifold, ManifoldPoint};
 use core_soa::{SharedSlice, body_flags};
-
-/// xorshift64*: a small deterministic generator for test data.
-struct Rng(u64);
-
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Uniform in `[lo, hi)`.
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        let unit = (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
-        lo + (hi - lo) * unit
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n
-    }
-}
 
 /// `count` random bodies: mostly dynamic, some kinematic, moving and displaced.
 fn random_states(rng: &mut Rng, count: usize) -> Vec<BodyState> {

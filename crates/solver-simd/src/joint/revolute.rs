@@ -106,6 +106,19 @@ pub struct RevoluteJoint {
 }
 
 impl RevoluteJoint {
+    /// The default settings (a free hinge), as a constant.
+    pub(crate) const DEFAULT: RevoluteJoint = RevoluteJoint {
+        enable_spring: false,
+        hertz: 0.0,
+        damping_ratio: 0.0,
+        enable_limit: false,
+        lower_angle: 0.0,
+        upper_angle: 0.0,
+        enable_motor: false,
+        motor_speed: 0.0,
+        max_motor_torque: 0.0,
+    };
+
     pub(crate) fn prepare(&self, p: &mut JointPrepared, params: &JointParams) {
         p.spring_softness =
             spring_softness(self.enable_spring, self.hertz, self.damping_ratio, params);
@@ -254,7 +267,7 @@ impl HingeTurn {
 
 /// How far apart, as a fraction of the lever arms `|rA| + |rB|`, the two anchors may be for
 /// the angle rows to turn the bodies about the hinge.
-const HOLD_FRACTION: f32 = 0.1;
+pub(super) const HOLD_FRACTION: f32 = 0.1;
 
 /// Whether the anchors are close enough for the hinge turn (module notes, "While the hinge
 /// holds").
@@ -265,7 +278,7 @@ fn hinge_holds((r_a, r_b): (Vec2, Vec2), separation: Vec2) -> bool {
 
 /// The separation always allowed (m): four linear slops, so that a hinge at the centres of
 /// mass (no lever arm) still counts as holding while it is held.
-const HOLD_SLACK: f32 = 0.02;
+pub(super) const HOLD_SLACK: f32 = 0.02;
 
 impl ScalarRow for HingeTurn {
     fn mass(&self) -> f32 {

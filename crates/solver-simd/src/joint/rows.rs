@@ -661,7 +661,7 @@ impl RowTerms {
 /// Adds `increment` to `accumulated`, keeping the total non-negative; returns what was applied.
 #[inline]
 pub(crate) fn accumulate_non_negative(accumulated: &mut f32, increment: f32) -> f32 {
-    let total = (*accumulated + increment).max(0.0);
+    let total = lane_max(*accumulated + increment, 0.0);
     let applied = total - *accumulated;
     *accumulated = total;
     applied
@@ -671,11 +671,25 @@ pub(crate) fn accumulate_non_negative(accumulated: &mut f32, increment: f32) -> 
 /// was applied. A negative bound counts as zero.
 #[inline]
 pub(crate) fn accumulate_bounded(accumulated: &mut f32, increment: f32, max_magnitude: f32) -> f32 {
-    let bound = max_magnitude.max(0.0);
-    let total = (*accumulated + increment).max(-bound).min(bound);
+    let bound = lane_max(max_magnitude, 0.0);
+    let total = lane_min(lane_max(*accumulated + increment, -bound), bound);
     let applied = total - *accumulated;
     *accumulated = total;
     applied
+}
+
+/// `a > b ? a : b`, and `a` when `b` is NaN: the rule of the vector instructions
+/// ([`crate::wide::FloatW::max`]). `f32::max` may return either zero for `max(0, −0)`, and the
+/// wide hinge kernel (`revolute_wide.rs`) must reproduce these accumulators to the bit.
+#[inline]
+pub(crate) fn lane_max(a: f32, b: f32) -> f32 {
+    if b.is_nan() || a > b { a } else { b }
+}
+
+/// `a < b ? a : b`, and `a` when `b` is NaN ([`lane_max`]'s counterpart).
+#[inline]
+pub(crate) fn lane_min(a: f32, b: f32) -> f32 {
+    if b.is_nan() || a < b { a } else { b }
 }
 
 /// Adds `increment` to `accumulated`, keeping the total's length within `max_length`; returns
