@@ -195,6 +195,34 @@ pub(crate) struct BroadPhase {
     pub(crate) pair_set: HashSet<u64, BuildPairHasher>,
 }
 
+/// The broadphase's records of moved proxies and changed fat boxes, borrowed apart from its
+/// trees ([`BroadPhase::split_moving_tree`]).
+pub(crate) struct MoveRecords<'b> {
+    move_buffer: &'b mut Vec<u32>,
+    moved: &'b mut BitSet,
+    fat_box_changes: &'b mut Vec<u32>,
+    fat_box_changed: &'b mut BitSet,
+}
+
+impl MoveRecords<'_> {
+    /// [`BroadPhase::buffer_move`].
+    pub(crate) fn buffer_move(&mut self, shape_index: u32) {
+        if !self.moved.get(shape_index as usize) {
+            self.moved.set(shape_index as usize);
+            self.move_buffer.push(shape_index);
+        }
+        self.note_fat_box_change(shape_index);
+    }
+
+    /// [`BroadPhase::note_fat_box_change`].
+    fn note_fat_box_change(&mut self, shape_index: u32) {
+        if !self.fat_box_changed.get(shape_index as usize) {
+            self.fat_box_changed.set(shape_index as usize);
+            self.fat_box_changes.push(shape_index);
+        }
+    }
+}
+
 /// The category mask a moved proxy queries the trees with. A tree node keeps the union of its
 /// subtree's category bits, so a query skips every subtree none of whose shapes the moved
 /// shape's mask accepts: a whole layer of shapes that never collide with each other (the
@@ -274,20 +302,25 @@ impl BroadPhase {
     /// Adds a shape to the move buffer (once). A proxy is buffered when it was created or
     /// re-inserted, that is when its fat box changed, so this also notes that change.
     pub(crate) fn buffer_move(&mut self, shape_index: u32) {
-        if !self.is_moved(shape_index) {
-            self.moved.set(shape_index as usize);
-            self.move_buffer.push(shape_index);
-        }
-        self.note_fat_box_change(shape_index);
+        self.split_moving_tree().1.buffer_move(shape_index);
     }
 
     /// Records that shape `shape_index`'s fat box changed (every write of a shape's
     /// `fat_aabb` goes through here, directly or by [`BroadPhase::buffer_move`]).
     pub(crate) fn note_fat_box_change(&mut self, shape_index: u32) {
-        if !self.fat_box_changed.get(shape_index as usize) {
-            self.fat_box_changed.set(shape_index as usize);
-            self.fat_box_changes.push(shape_index);
-        }
+        self.split_moving_tree().1.note_fat_box_change(shape_index);
+    }
+
+    /// The moving tree and the move records apart, so that the finalize can move leaves and
+    /// buffer the moves at the same time, on two workers.
+    pub(crate) fn split_moving_tree(&mut self) -> (&mut DynamicTree, MoveRecords<'_>) {
+        let records = MoveRecords {
+            move_buffer: &mut self.move_buffer,
+            moved: &mut self.moved,
+            fat_box_changes: &mut self.fat_box_changes,
+            fat_box_changed: &mut self.fat_box_changed,
+        };
+        (&mut self.moving_tree, records)
     }
 
     /// Whether shape `shape_index`'s fat box may have changed since the last narrowphase.
