@@ -146,7 +146,9 @@ impl World {
                 return Err(format!("hit of shapes without hit events {hit:?}"));
             }
             let unit = (hit.normal.length() - 1.0).abs() < 1.0e-4;
-            if !unit || !(hit.approach_speed > self.def.hit_event_threshold) {
+            // Written as a comparison that holds, so that a NaN speed fails it.
+            let above_threshold = hit.approach_speed > self.def.hit_event_threshold;
+            if !unit || !above_threshold {
                 return Err(format!("hit with a bad normal or speed {hit:?}"));
             }
         }
