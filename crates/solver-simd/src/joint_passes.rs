@@ -34,9 +34,9 @@
 //! block loop (the bodies' copies stay next to the arithmetic), the joint is read as two cache
 //! lines (see the layout of [`JointConstraint`]), and the write-back stores only the two
 //! velocity fields, which the copies' own narrow stores can forward to. On the grid of hinges
-//! this more than halved the time of the joint passes (the measurement is in
-//! `benches/results/NOTES.md`); the wide kernel then took the grid's solve and relax passes
-//! from 1.24 to 0.97 ms per step and the ragdolls' from 2.40 to 1.18 ms (one thread).
+//! this more than halved the time of the joint passes; the wide kernel then took the grid's
+//! biased pass from 1.23 to 0.97 ms per step and the ragdolls' from 2.35 to 1.08 ms (both
+//! measurements are in `benches/results/NOTES.md`).
 //!
 //! The soft step prepares with substep `h`; the sequential-impulse step prepares with the whole
 //! step and solves the joints in each of its velocity iterations, always with bias (it has no
