@@ -106,7 +106,8 @@ pub(crate) fn run_joint_block(
     };
     let (groups, rest) = joints.as_chunks_mut::<LANES>();
     for group in groups {
-        // SAFETY: as below, for the joints of the group at once.
+        // SAFETY: the group's joints are this entry's, one colour's (see `run_scalar_passes`):
+        // this thread alone accesses their dynamic bodies during the entry.
         let done = unsafe { run_wide_pass(group, arrays.states, pass, ctx) };
         if !done {
             run_scalar_passes(group, arrays.states, pass, ctx);
@@ -142,6 +143,9 @@ unsafe fn run_wide_pass(
     pass: JointPass,
     ctx: &StepContext,
 ) -> bool {
+    if pass == JointPass::WarmStart && !ctx.warm_start {
+        return true;
+    }
     let angle_rows = matches!(pass, JointPass::Solve { .. });
     let Some(mut lanes) = RevoluteLanes::load(group, states.len(), angle_rows) else {
         return false;
@@ -149,11 +153,7 @@ unsafe fn run_wide_pass(
     // SAFETY: the caller's guarantee is `SharedBodies::new`'s contract for these joints' bodies.
     let mut bodies = unsafe { SharedBodies::new(states) };
     match pass {
-        JointPass::WarmStart => {
-            if ctx.warm_start {
-                lanes.warm_start(&mut bodies);
-            }
-        }
+        JointPass::WarmStart => lanes.warm_start(&mut bodies),
         JointPass::Solve { use_bias } => {
             lanes.solve(&mut bodies, &ctx.joint, use_bias);
             lanes.store_impulses(group);
@@ -335,8 +335,9 @@ mod tests {
         }
     }
 
-    /// `steps` steps of the bodies of `sims` (starting at rest) held by `joints`, laid out by
-    /// `layout`, on `workers` workers; returns the bodies' final states and sims.
+    /// `steps` steps of the bodies of `sims` (starting at rest, their poses updated in place)
+    /// held by `joints`, laid out by `layout`, on `workers` workers; returns the bodies' final
+    /// states.
     fn step_joints(
         sims: &mut [BodySim],
         joints: &mut [JointConstraint],
