@@ -317,6 +317,11 @@ mod tests {
     use core_soa::BodyState;
 
     #[test]
+    fn the_default_constant_is_the_default() {
+        assert_eq!(RevoluteJoint::DEFAULT, RevoluteJoint::default());
+    }
+
+    #[test]
     fn a_hinge_turn_changes_the_relative_spin_by_its_complement() {
         // Two free bodies: a turn of 0.3 changes ωB − ωA by 0.3·c and leaves the hinge's
         // relative velocity alone (module notes, "The angle rows touch the bodies once").
