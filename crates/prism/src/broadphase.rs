@@ -649,7 +649,7 @@ impl BroadPhase {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{BodyDef, ShapeDef, Vec2, WorldDef, make_box};
+    use crate::{BodyDef, ShapeDef, Vec2, make_box};
     use collision::Circle;
     use std::sync::Arc;
 
@@ -658,13 +658,7 @@ mod tests {
     /// shapes (pairs on one body), some a sensor, some share a negative group (never collide),
     /// one is kinematic.
     fn crowd(workers: u32) -> World {
-        let mut world = World::new(WorldDef {
-            gravity: Vec2::ZERO,
-            enable_sleep: false,
-            worker_count: workers,
-            ..WorldDef::default()
-        })
-        .unwrap();
+        let mut world = World::weightless(workers);
         let floor = world.create_body(&BodyDef::default()).unwrap();
         let slab = make_box(20.0, 0.5).unwrap();
         world

@@ -580,7 +580,7 @@ pub(crate) fn apply_escape(
 mod tests {
     use super::*;
     use crate::broadphase::{FAT_MARGIN, FAT_MARGIN_PER_RADIUS, fat_margin};
-    use crate::{BodyDef, ShapeDef, Vec2, WorldDef, make_box};
+    use crate::{BodyDef, ShapeDef, Vec2, make_box};
     use collision::SPECULATIVE_DISTANCE;
     use collision::Shape;
     use std::sync::Arc;
@@ -607,13 +607,7 @@ mod tests {
     /// body shifted by `shift` and finalised on `workers` threads. Returns the world and its
     /// shapes in body order with their fat boxes before the shift.
     fn shifted_world(workers: u32) -> (World, Vec<ShapeId>, Vec<Aabb>) {
-        let mut world = World::new(WorldDef {
-            gravity: Vec2::ZERO,
-            enable_sleep: false,
-            worker_count: workers,
-            ..WorldDef::default()
-        })
-        .unwrap();
+        let mut world = World::weightless(workers);
         let shapes: Vec<ShapeId> = (0..BODIES)
             .map(|k| {
                 let at = Vec2::new((k % 30) as f32 * 3.0, (k / 30) as f32 * 3.0);
@@ -719,13 +713,7 @@ mod tests {
     #[test]
     fn slack_skips_only_tests_that_cannot_find_an_escape() {
         for workers in [1, 2] {
-            let mut world = World::new(WorldDef {
-                gravity: Vec2::ZERO,
-                enable_sleep: false,
-                worker_count: workers,
-                ..WorldDef::default()
-            })
-            .unwrap();
+            let mut world = World::weightless(workers);
             let mut add = |at: Vec2, half: Vec2| {
                 let body = world.create_body(&BodyDef::dynamic_at(at)).unwrap();
                 let square = make_box(half.x, half.y).unwrap();
@@ -783,12 +771,7 @@ mod tests {
     /// (margin 5 cm) inside, and each re-inserted box is its new reach grown by its own margin.
     #[test]
     fn fat_margins_scale_with_shape_size() {
-        let mut world = World::new(WorldDef {
-            gravity: Vec2::ZERO,
-            enable_sleep: false,
-            ..WorldDef::default()
-        })
-        .unwrap();
+        let mut world = World::weightless(1);
         let mut add = |x: f32, half: f32| {
             let body = world
                 .create_body(&BodyDef::dynamic_at(Vec2::new(x, 0.0)))

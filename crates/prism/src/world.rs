@@ -318,3 +318,18 @@ pub(crate) fn build_thread_pool(worker_count: u32) -> Result<Arc<rayon::ThreadPo
             message: error.to_string(),
         })
 }
+
+#[cfg(test)]
+impl World {
+    /// A world with no gravity and no sleep on `workers` workers: the fixture of the
+    /// broadphase and finalize tests, whose bodies move only as the tests move them.
+    pub(crate) fn weightless(workers: u32) -> World {
+        World::new(WorldDef {
+            gravity: core_soa::Vec2::ZERO,
+            enable_sleep: false,
+            worker_count: workers,
+            ..WorldDef::default()
+        })
+        .expect("a valid weightless world")
+    }
+}
