@@ -31,6 +31,8 @@ pub(crate) struct SplitScratch {
     parent: Vec<u32>,
     size: Vec<u32>,
     label: Vec<u32>,
+    /// The island's edges as pairs of body positions.
+    edges: Vec<(u32, u32)>,
 }
 
 impl SplitScratch {
@@ -101,10 +103,19 @@ impl IslandGraph {
 
         let count = self.label_island(&bodies, &constraints);
         let mut slots = vec![slot];
-        for _ in 1..count {
-            slots.push(self.islands.insert(Island::default()).index());
+        if count == 1 {
+            // Still one piece (the usual answer for a pile that lost a contact): every body
+            // and constraint keeps its island and position, so the lists go back unchanged and
+            // no record is rewritten.
+            let parent = self.island_at_mut(slot);
+            parent.bodies = bodies;
+            parent.constraints = constraints;
+        } else {
+            for _ in 1..count {
+                slots.push(self.islands.insert(Island::default()).index());
+            }
+            self.distribute(&slots, bodies, constraints);
         }
-        self.distribute(&slots, bodies, constraints);
         for &component_slot in &slots {
             self.recompute_rest(component_slot);
         }
@@ -118,10 +129,16 @@ impl IslandGraph {
     }
 
     /// Runs the union-find over the island's bodies (by position) and constraints.
+    ///
+    /// The edges are read into a buffer first, then joined: the reads are independent random
+    /// accesses into the link tables (mostly cache misses on a large island), and with no
+    /// union-find between them the processor overlaps many of them at once.
     fn label_island(&mut self, bodies: &[u32], constraints: &[crate::ConstraintKey]) -> u32 {
         let body_links = &self.body_links;
         let constraint_links = &self.constraint_links;
-        let edges = constraints.iter().map(|&key| {
+        let mut edges = std::mem::take(&mut self.split_scratch.edges);
+        edges.clear();
+        edges.extend(constraints.iter().map(|&key| {
             let link = constraint_links
                 .get(key)
                 .expect("island constraints are linked");
@@ -129,8 +146,10 @@ impl IslandGraph {
                 body_links[link.body_a as usize].position,
                 body_links[link.body_b as usize].position,
             )
-        });
-        self.split_scratch.label_components(bodies.len(), edges)
+        }));
+        let count = (self.split_scratch).label_components(bodies.len(), edges.iter().copied());
+        self.split_scratch.edges = edges;
+        count
     }
 
     /// Moves each body and constraint into the island of its component (`slots[label]`),

@@ -180,9 +180,19 @@ fn splitting_a_still_connected_island_keeps_it_whole() {
     graph.link(ConstraintKey::contact(1), 1, 2).unwrap();
     graph.link(ConstraintKey::contact(2), 2, 0).unwrap();
     let island = graph.unlink(ConstraintKey::contact(1)).unwrap();
+    let bodies = graph.bodies(island).unwrap().to_vec();
+    let constraints = graph.constraints(island).unwrap().to_vec();
     assert_eq!(graph.split(island).unwrap(), vec![island]);
     assert_eq!(members(&graph, 2), vec![0, 1, 2]);
     assert_eq!(graph.constraint_remove_count(island), Ok(0));
+    // One piece: the lists come back in the same order, and every record still matches.
+    assert_eq!(graph.bodies(island).unwrap(), bodies);
+    assert_eq!(graph.constraints(island).unwrap(), constraints);
+    let linked = [
+        (ConstraintKey::contact(0), 0, 1),
+        (ConstraintKey::contact(2), 2, 0),
+    ];
+    assert_eq!(graph.validate(&[0, 1, 2], &linked), Ok(()));
 }
 
 #[test]

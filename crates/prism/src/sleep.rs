@@ -332,7 +332,7 @@ impl World {
             solver_sets,
             ..
         } = self;
-        split_and_record(&mut islands.graph, island, (bodies, solver_sets));
+        split_and_record(&mut islands.graph, island, (bodies, solver_sets), None);
     }
 
     /// Wakes body `body_index` (arena index) and restarts its sleep timer: a dynamic body's
@@ -509,12 +509,23 @@ pub(crate) fn settle_rests(
     }
     rest.return_touched(slots);
     if let Some(island) = graph.split_candidate(TIME_TO_SLEEP) {
-        split_and_record(graph, island, timers);
+        // The candidate's rest was recorded above, from this step's timers.
+        let settled = graph.island_rest(island).ok().flatten();
+        split_and_record(graph, island, timers, settled);
     }
 }
 
 /// Splits `island` and records each part's rest from its bodies' timers.
-fn split_and_record(graph: &mut IslandGraph, island: IslandId, timers: BodyTimers<'_>) {
+///
+/// `settled` is the island's rest just recorded from this step's timers, if the caller has it:
+/// when the island turns out to be still one piece, that rest stands and the timers are not
+/// read again (a random access per body).
+fn split_and_record(
+    graph: &mut IslandGraph,
+    island: IslandId,
+    timers: BodyTimers<'_>,
+    settled: Option<IslandRest>,
+) {
     let parts = match graph.split(island) {
         Ok(parts) => parts,
         Err(error) => {
@@ -522,21 +533,39 @@ fn split_and_record(graph: &mut IslandGraph, island: IslandId, timers: BodyTimer
             return;
         }
     };
+    if let (Some(rest), [_]) = (settled, parts.as_slice()) {
+        debug_assert_eq!(
+            graph
+                .bodies(island)
+                .ok()
+                .and_then(|b| rest_from_timers(b, timers)),
+            Some(rest),
+            "the settled rest of {island:?} is not its timers'"
+        );
+        let recorded = graph.record_island_rest(island, rest);
+        debug_assert!(recorded.is_ok(), "rest of {island:?}: {recorded:?}");
+        return;
+    }
     for part in parts {
-        let Ok(bodies) = graph.bodies(part) else {
-            continue;
-        };
-        let times = bodies.iter().filter_map(|&body| sleep_time(body, timers));
-        let (min, max) = times.fold((f32::INFINITY, 0.0f32), |(lo, hi), t| {
-            (lo.min(t), hi.max(t))
-        });
-        if min.is_finite() {
-            let rest = IslandRest {
-                min_sleep_time: min,
-                max_sleep_time: max,
-            };
+        let rest = graph
+            .bodies(part)
+            .ok()
+            .and_then(|b| rest_from_timers(b, timers));
+        if let Some(rest) = rest {
             let recorded = graph.record_island_rest(part, rest);
             debug_assert!(recorded.is_ok(), "rest of {part:?}: {recorded:?}");
         }
     }
+}
+
+/// The least and largest sleep timer of `bodies`, or `None` if no body has one.
+fn rest_from_timers(bodies: &[u32], timers: BodyTimers<'_>) -> Option<IslandRest> {
+    let times = bodies.iter().filter_map(|&body| sleep_time(body, timers));
+    let (min, max) = times.fold((f32::INFINITY, 0.0f32), |(lo, hi), t| {
+        (lo.min(t), hi.max(t))
+    });
+    min.is_finite().then_some(IslandRest {
+        min_sleep_time: min,
+        max_sleep_time: max,
+    })
 }
