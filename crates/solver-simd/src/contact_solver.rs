@@ -263,19 +263,19 @@ pub fn clamp_accumulated(accumulated: f32, delta: f32, lower: f32, upper: f32) -
     (clamped, clamped - accumulated)
 }
 
-/// `max(a, b)` with the rule of the wide lanes (x86 `maxps` with a NaN check on `b`):
-/// `a > b ? a : b`, and `a` when `b` is NaN. `f32::max` leaves the sign of a ±0 tie and
-/// which NaN wins to the compiler; this rule fixes both, so that a lane of the wide solver and
-/// this scalar path pick the same bits in every case.
+/// `max(a, b)` with the rule of the wide lanes (x86 `maxps`): `a > b ? a : b`, so `b` on a
+/// ±0 tie or when either is NaN. `f32::max` leaves the sign of a ±0 tie and which NaN wins to
+/// the compiler; this rule fixes both, so that a lane of the wide solver and this scalar path
+/// pick the same bits in every case.
 #[inline]
 pub fn lane_max(a: f32, b: f32) -> f32 {
-    if b.is_nan() || a > b { a } else { b }
+    if a > b { a } else { b }
 }
 
-/// `min(a, b)` with the rule of the wide lanes: `a < b ? a : b`, and `a` when `b` is NaN.
+/// `min(a, b)` with the rule of the wide lanes (x86 `minps`): `a < b ? a : b`.
 #[inline]
 pub fn lane_min(a: f32, b: f32) -> f32 {
-    if b.is_nan() || a < b { a } else { b }
+    if a < b { a } else { b }
 }
 
 /// Applies every point's accumulated normal and friction impulse.

@@ -869,10 +869,7 @@ fn apply_normal_impulse(c: &mut ContactBundle, slot: usize, pair: &mut BundlePai
     pair.apply(c, &p, applied * c.normal);
     let point = &mut c.points[slot];
     point.normal_impulse = accumulated;
-    // `accumulated` first: with the stored value as the NaN-checked operand, the compiler
-    // turned "keep the old value in NaN lanes" into a masked store, which costs AMD cores
-    // tens of cycles in the hottest loop. Either order gives the same lanes (the larger, or
-    // the operand that is not NaN).
+    // `accumulated` first: a NaN there (from a body that blew up) keeps the recorded value.
     point.max_normal_impulse = accumulated.max(point.max_normal_impulse);
 }
 

@@ -27,9 +27,14 @@
 //! result depends on the SIMD width only through which constraints share a bundle. The test
 //! `wide_multiply_then_add_is_not_fused` checks this on a case where fusing changes the answer.
 //!
-//! `min`/`max` follow the x86 `minps`/`maxps` rule that `wide` uses (`max(a, b) = a > b ? a :
-//! b`, and `a` if `b` is NaN); the scalar build implements the same rule so even ties of ±0
-//! resolve alike. `sqrt` and `/` are correctly rounded in every build (no reciprocal estimates).
+//! `min`/`max` are the bare x86 `minps`/`maxps` rule, `max(a, b) = a > b ? a : b`: on a tie
+//! (±0) or when either operand is NaN the answer is the second operand. Every build implements
+//! exactly this rule (one instruction on x86; a compare and a select elsewhere), so even ties
+//! of ±0 resolve alike. A NaN-ignoring `max` costs a compare and a blend more, and the contact
+//! kernels clamp several times per row: with `maxps` alone the relax pass ran about a tenth
+//! faster. Callers that must not let a NaN through put the value that may be NaN first: the
+//! clamps `x.max(lo).min(hi)` return `lo` for a NaN `x`. `sqrt` and `/` are correctly rounded
+//! in every build (no reciprocal estimates).
 
 use core::ops::{Add, AddAssign, BitAnd, BitOr, Div, Mul, MulAssign, Neg, Not, Sub, SubAssign};
 use core_soa::{Rot, Vec2};
@@ -53,13 +58,13 @@ mod backend {
     pub fn to_array(v: Float) -> [f32; LANES] {
         [v]
     }
-    /// `minps` semantics: `a < b ? a : b`, and `a` when `b` is NaN.
+    /// `minps` semantics: `a < b ? a : b`.
     pub fn min(a: Float, b: Float) -> Float {
-        if b.is_nan() || a < b { a } else { b }
+        if a < b { a } else { b }
     }
-    /// `maxps` semantics: `a > b ? a : b`, and `a` when `b` is NaN.
+    /// `maxps` semantics: `a > b ? a : b`.
     pub fn max(a: Float, b: Float) -> Float {
-        if b.is_nan() || a > b { a } else { b }
+        if a > b { a } else { b }
     }
     pub fn lt(a: Float, b: Float) -> Mask {
         a < b
@@ -106,11 +111,27 @@ mod backend {
     pub fn to_array(v: Float) -> [f32; LANES] {
         v.to_array()
     }
+    /// `a < b ? a : b`: `minps` itself on x86, a compare and a select elsewhere.
     pub fn min(a: Float, b: Float) -> Float {
-        a.min(b)
+        #[cfg(target_arch = "x86_64")]
+        {
+            a.fast_min(b)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            a.simd_lt(b).blend(a, b)
+        }
     }
+    /// `a > b ? a : b`: `maxps` itself on x86, a compare and a select elsewhere.
     pub fn max(a: Float, b: Float) -> Float {
-        a.max(b)
+        #[cfg(target_arch = "x86_64")]
+        {
+            a.fast_max(b)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            a.simd_gt(b).blend(a, b)
+        }
     }
     pub fn lt(a: Float, b: Float) -> Mask {
         a.simd_lt(b)
@@ -177,13 +198,13 @@ impl FloatW {
         self.to_array()[i]
     }
 
-    /// Lanewise minimum (`self` where `other` is NaN).
+    /// Lanewise `self < other ? self : other` (`other` on a tie or where either is NaN).
     #[inline]
     pub fn min(self, other: FloatW) -> FloatW {
         FloatW(backend::min(self.0, other.0))
     }
 
-    /// Lanewise maximum (`self` where `other` is NaN).
+    /// Lanewise `self > other ? self : other` (`other` on a tie or where either is NaN).
     #[inline]
     pub fn max(self, other: FloatW) -> FloatW {
         FloatW(backend::max(self.0, other.0))
@@ -654,10 +675,13 @@ mod tests {
         // Ties return the second operand, as minps/maxps do.
         assert_bits(zero.max(neg_zero), |_| -0.0, "max(+0, -0)");
         assert_bits(neg_zero.min(zero), |_| 0.0, "min(-0, +0)");
-        // A NaN operand yields the other one, whichever side it is on.
-        assert_bits(one.max(nan), |_| 1.0, "max(1, NaN)");
+        // A NaN operand yields the second operand, whichever side the NaN is on.
+        assert!(one.max(nan).lane(0).is_nan(), "max(1, NaN)");
         assert_bits(nan.max(one), |_| 1.0, "max(NaN, 1)");
-        assert_bits(one.min(nan), |_| 1.0, "min(1, NaN)");
+        assert!(one.min(nan).lane(0).is_nan(), "min(1, NaN)");
+        assert_bits(nan.min(one), |_| 1.0, "min(NaN, 1)");
+        // So a clamp of a NaN value lands on its lower bound.
+        assert_bits(nan.max(zero).min(one), |_| 0.0, "NaN clamped to [0, 1]");
         assert_bits(FloatW::splat(5.0).clamp(zero, one), |_| 1.0, "clamp above");
         assert_bits(FloatW::splat(-5.0).clamp(zero, one), |_| 0.0, "clamp below");
     }

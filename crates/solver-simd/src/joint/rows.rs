@@ -678,18 +678,18 @@ pub(crate) fn accumulate_bounded(accumulated: &mut f32, increment: f32, max_magn
     applied
 }
 
-/// `a > b ? a : b`, and `a` when `b` is NaN: the rule of the vector instructions
+/// `a > b ? a : b` (`b` on a tie or when either is NaN): the rule of the vector instructions
 /// ([`crate::wide::FloatW::max`]). `f32::max` may return either zero for `max(0, −0)`, and the
 /// wide hinge kernel (`revolute_wide.rs`) must reproduce these accumulators to the bit.
 #[inline]
 pub(crate) fn lane_max(a: f32, b: f32) -> f32 {
-    if b.is_nan() || a > b { a } else { b }
+    if a > b { a } else { b }
 }
 
-/// `a < b ? a : b`, and `a` when `b` is NaN ([`lane_max`]'s counterpart).
+/// `a < b ? a : b` ([`lane_max`]'s counterpart).
 #[inline]
 pub(crate) fn lane_min(a: f32, b: f32) -> f32 {
-    if b.is_nan() || a < b { a } else { b }
+    if a < b { a } else { b }
 }
 
 /// Adds `increment` to `accumulated`, keeping the total's length within `max_length`; returns
