@@ -14,7 +14,14 @@
 //! ```text
 //!   body_links[7] = { island: 2, position: 1 }      islands[2].bodies      = [4, 7, 9]
 //!   contact_links[3] = { island: 2, position: 0 }   islands[2].constraints = [c3, j0]
+//!                                                   islands[2].ends        = [(4,7), (9,4)]
 //! ```
+//!
+//! Each constraint's two bodies are kept beside it in the island (`ends`, parallel to
+//! `constraints`) rather than in its record: a split walks an island's constraints in list
+//! order and needs only their bodies, and reading them from the list streams through memory
+//! where the records, indexed by the caller's scattered constraint indices, would cost a cache
+//! miss each on a large island.
 //!
 //! That gives O(1) add (push) and O(1) remove (swap-remove, then rewrite the position of the
 //! element that moved into the hole), and it lets the caller read an island's members as plain
@@ -146,21 +153,18 @@ impl BodyLink {
     };
 }
 
-/// Where a linked constraint is, and the two bodies it was linked with.
+/// Where a linked constraint is: its island and its position in that island's lists (its
+/// bodies are `ends[position]` there).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ConstraintLink {
     pub(crate) island: u32,
     pub(crate) position: u32,
-    pub(crate) body_a: u32,
-    pub(crate) body_b: u32,
 }
 
 impl ConstraintLink {
     const ABSENT: ConstraintLink = ConstraintLink {
         island: NULL_INDEX,
         position: NULL_INDEX,
-        body_a: NULL_INDEX,
-        body_b: NULL_INDEX,
     };
 }
 
@@ -221,11 +225,15 @@ impl ConstraintLinks {
     }
 }
 
-/// One island: its bodies, its constraints, its pending removals and its rest record.
+/// One island: its bodies, its constraints with their two bodies each, its pending removals
+/// and its rest record.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Island {
     pub(crate) bodies: Vec<u32>,
     pub(crate) constraints: Vec<ConstraintKey>,
+    /// The bodies each constraint was linked with, in the order given to `link`; parallel to
+    /// `constraints`.
+    pub(crate) ends: Vec<[u32; 2]>,
     pub(crate) constraint_remove_count: u32,
     pub(crate) rest: RestRecord,
 }
@@ -345,10 +353,9 @@ impl IslandGraph {
         *self.constraint_links.slot_mut(key) = ConstraintLink {
             island: slot,
             position: island.constraints.len() as u32,
-            body_a,
-            body_b,
         };
         island.constraints.push(key);
+        island.ends.push([body_a, body_b]);
         Ok(LinkOutcome {
             island: self.key_at(slot),
             absorbed,
@@ -364,13 +371,15 @@ impl IslandGraph {
             .get(key)
             .ok_or(IslandError::ConstraintNotLinked(key))?;
         *self.constraint_links.slot_mut(key) = ConstraintLink::ABSENT;
-        self.body_links[link.body_a as usize].linked_constraints -= 1;
-        self.body_links[link.body_b as usize].linked_constraints -= 1;
         let island = self.island_at_mut(link.island);
         island.constraints.swap_remove(link.position as usize);
+        let ends = island.ends.swap_remove(link.position as usize);
         island.constraint_remove_count += 1;
         if let Some(&moved) = island.constraints.get(link.position as usize) {
             self.constraint_links.slot_mut(moved).position = link.position;
+        }
+        for body in ends {
+            self.body_links[body as usize].linked_constraints -= 1;
         }
         Ok(self.key_at(link.island))
     }
@@ -399,7 +408,9 @@ impl IslandGraph {
     /// The two bodies a linked constraint was linked with, in the order given to `link`.
     pub fn constraint_bodies(&self, key: ConstraintKey) -> Option<(u32, u32)> {
         let link = self.constraint_links.get(key)?;
-        Some((link.body_a, link.body_b))
+        let island = self.islands.get_by_index(link.island)?;
+        let [body_a, body_b] = *island.ends.get(link.position as usize)?;
+        Some((body_a, body_b))
     }
 
     /// The bodies of an island, in a deterministic (but unspecified) order.
@@ -464,11 +475,12 @@ impl IslandGraph {
             link.position = target.bodies.len() as u32;
             target.bodies.push(body);
         }
-        for key in gone.constraints {
+        for (key, ends) in gone.constraints.into_iter().zip(gone.ends) {
             let link = self.constraint_links.slot_mut(key);
             link.island = kept;
             link.position = target.constraints.len() as u32;
             target.constraints.push(key);
+            target.ends.push(ends);
         }
         target.constraint_remove_count += gone.constraint_remove_count;
         target.rest = RestRecord::merged(target.rest, gone.rest, pass);

@@ -24,17 +24,13 @@ snap_struct!(BodyLink {
     sleep_time,
     sleep_pass,
 });
-snap_struct!(ConstraintLink {
-    island,
-    position,
-    body_a,
-    body_b
-});
+snap_struct!(ConstraintLink { island, position });
 snap_struct!(ConstraintLinks { contacts, joints });
 snap_struct!(ConstraintKey { kind, index });
 snap_struct!(Island {
     bodies,
     constraints,
+    ends,
     constraint_remove_count,
     rest,
 });

@@ -31,8 +31,6 @@ pub(crate) struct SplitScratch {
     parent: Vec<u32>,
     size: Vec<u32>,
     label: Vec<u32>,
-    /// The island's edges as pairs of body positions.
-    edges: Vec<(u32, u32)>,
 }
 
 impl SplitScratch {
@@ -100,8 +98,9 @@ impl IslandGraph {
         parent.constraint_remove_count = 0;
         let bodies = std::mem::take(&mut parent.bodies);
         let constraints = std::mem::take(&mut parent.constraints);
+        let ends = std::mem::take(&mut parent.ends);
 
-        let count = self.label_island(&bodies, &constraints);
+        let count = self.label_island(&bodies, &ends);
         let mut slots = vec![slot];
         if count == 1 {
             // Still one piece (the usual answer for a pile that lost a contact): every body
@@ -110,11 +109,12 @@ impl IslandGraph {
             let parent = self.island_at_mut(slot);
             parent.bodies = bodies;
             parent.constraints = constraints;
+            parent.ends = ends;
         } else {
             for _ in 1..count {
                 slots.push(self.islands.insert(Island::default()).index());
             }
-            self.distribute(&slots, bodies, constraints);
+            self.distribute(&slots, bodies, (constraints, ends));
         }
         for &component_slot in &slots {
             self.recompute_rest(component_slot);
@@ -128,28 +128,16 @@ impl IslandGraph {
         Ok(slots.into_iter().map(|s| self.key_at(s)).collect())
     }
 
-    /// Runs the union-find over the island's bodies (by position) and constraints.
-    ///
-    /// The edges are read into a buffer first, then joined: the reads are independent random
-    /// accesses into the link tables (mostly cache misses on a large island), and with no
-    /// union-find between them the processor overlaps many of them at once.
-    fn label_island(&mut self, bodies: &[u32], constraints: &[crate::ConstraintKey]) -> u32 {
+    /// Runs the union-find over the island's bodies (by position) and its constraints' ends.
+    fn label_island(&mut self, bodies: &[u32], ends: &[[u32; 2]]) -> u32 {
         let body_links = &self.body_links;
-        let constraint_links = &self.constraint_links;
-        let mut edges = std::mem::take(&mut self.split_scratch.edges);
-        edges.clear();
-        edges.extend(constraints.iter().map(|&key| {
-            let link = constraint_links
-                .get(key)
-                .expect("island constraints are linked");
+        let edges = ends.iter().map(|&[a, b]| {
             (
-                body_links[link.body_a as usize].position,
-                body_links[link.body_b as usize].position,
+                body_links[a as usize].position,
+                body_links[b as usize].position,
             )
-        }));
-        let count = (self.split_scratch).label_components(bodies.len(), edges.iter().copied());
-        self.split_scratch.edges = edges;
-        count
+        });
+        self.split_scratch.label_components(bodies.len(), edges)
     }
 
     /// Moves each body and constraint into the island of its component (`slots[label]`),
@@ -158,15 +146,15 @@ impl IslandGraph {
         &mut self,
         slots: &[u32],
         bodies: Vec<u32>,
-        constraints: Vec<crate::ConstraintKey>,
+        (constraints, ends): (Vec<crate::ConstraintKey>, Vec<[u32; 2]>),
     ) {
         let label = std::mem::take(&mut self.split_scratch.label);
-        for key in constraints {
-            let body_a = self.constraint_links.get(key).expect("linked").body_a;
-            let component = label[self.body_links[body_a as usize].position as usize];
+        for (key, ends) in constraints.into_iter().zip(ends) {
+            let component = label[self.body_links[ends[0] as usize].position as usize];
             let target = self.island_at_mut(slots[component as usize]);
             let position = target.constraints.len() as u32;
             target.constraints.push(key);
+            target.ends.push(ends);
             let link = self.constraint_links.slot_mut(key);
             link.island = slots[component as usize];
             link.position = position;

@@ -19,7 +19,6 @@
 //! so that tests can use them; this crate's `validate` feature additionally runs the per-island
 //! check after every split.
 
-use crate::island_graph::ConstraintLink;
 use crate::{ConstraintKey, IslandGraph, SolverSets};
 use core_soa::NULL_INDEX;
 use std::collections::VecDeque;
@@ -59,14 +58,21 @@ impl IslandGraph {
                 ));
             }
         }
-        for (position, &key) in island.constraints.iter().enumerate() {
+        if island.ends.len() != island.constraints.len() {
+            return Err(format!(
+                "island slot {slot} lists {} constraints but {} pairs of ends",
+                island.constraints.len(),
+                island.ends.len()
+            ));
+        }
+        for (position, (&key, &ends)) in island.constraints.iter().zip(&island.ends).enumerate() {
             let link = self.constraint_links.get(key);
             if !link.is_some_and(|l| l.island == slot && l.position == position as u32) {
                 return Err(format!(
                     "{key:?} at position {position} of island {slot} has record {link:?}"
                 ));
             }
-            self.check_endpoints_in(key, link.expect("checked above"), slot)?;
+            self.check_endpoints_in(key, ends, slot)?;
         }
         Ok(())
     }
@@ -75,10 +81,10 @@ impl IslandGraph {
     fn check_endpoints_in(
         &self,
         key: ConstraintKey,
-        link: &ConstraintLink,
+        ends: [u32; 2],
         slot: u32,
     ) -> Result<(), String> {
-        for body in [link.body_a, link.body_b] {
+        for body in ends {
             let island = self.body_links.get(body as usize).map(|l| l.island);
             if island != Some(slot) {
                 return Err(format!(
@@ -93,12 +99,14 @@ impl IslandGraph {
     /// linked-constraint count equals the number of linked constraint ends at it.
     fn check_body_records(&self) -> Result<(), String> {
         let mut ends = vec![0u32; self.body_links.len()];
-        for (key, link) in self.constraint_links.iter_linked() {
-            for body in [link.body_a, link.body_b] {
-                let count = ends
-                    .get_mut(body as usize)
-                    .ok_or_else(|| format!("{key:?} links unknown body {body}"))?;
-                *count += 1;
+        for (_, island) in self.islands.iter() {
+            for (key, pair) in island.constraints.iter().zip(&island.ends) {
+                for &body in pair {
+                    let count = ends
+                        .get_mut(body as usize)
+                        .ok_or_else(|| format!("{key:?} links unknown body {body}"))?;
+                    *count += 1;
+                }
             }
         }
         for (body, link) in self.body_links.iter().enumerate() {
@@ -149,11 +157,13 @@ impl IslandGraph {
     fn check_same_constraints(&self, linked: &[(ConstraintKey, u32, u32)]) -> Result<(), String> {
         let mut expected = linked.to_vec();
         expected.sort_unstable();
-        let mut actual: Vec<(ConstraintKey, u32, u32)> = self
-            .constraint_links
-            .iter_linked()
-            .map(|(key, link)| (key, link.body_a, link.body_b))
-            .collect();
+        let mut actual = Vec::with_capacity(linked.len());
+        for (key, link) in self.constraint_links.iter_linked() {
+            let (a, b) = self
+                .constraint_bodies(key)
+                .ok_or_else(|| format!("{key:?}'s record {link:?} names no place in an island"))?;
+            actual.push((key, a, b));
+        }
         actual.sort_unstable();
         if actual != expected {
             let missing = expected.iter().find(|c| actual.binary_search(c).is_err());

@@ -77,8 +77,10 @@ use std::sync::Arc;
 const MAGIC: [u8; 8] = *b"PRISMSNP";
 
 /// The version of the payload layout; a snapshot of any other version is refused. (2: contact
-/// sims no longer carry the narrowphase's change of state, which never outlives a step.)
-pub const SNAPSHOT_FORMAT_VERSION: u32 = 2;
+/// sims no longer carry the narrowphase's change of state, which never outlives a step. 3: an
+/// island lists each constraint's two bodies beside it, and the constraint records no longer
+/// carry them.)
+pub const SNAPSHOT_FORMAT_VERSION: u32 = 3;
 
 /// The most worker threads [`World::from_snapshot`] starts: a forged count must not make it
 /// spawn billions (restore into a world made with more to run on more).
