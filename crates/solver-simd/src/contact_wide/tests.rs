@@ -330,3 +330,40 @@ fn preparing_in_place_overwrites_every_field() {
     assert_eq!(mask_bits(&reused), mask_bits(&fresh));
     assert!(fresh.slot_lanes[1].is_some());
 }
+
+#[test]
+fn storing_zeroes_non_finite_values_like_the_scalar_store() {
+    let mut rng = Rng(17);
+    let (states, contacts) = random_colour(&mut rng, LANES);
+    let mut bundle = prepare_bundle(&contacts, &states, &softness(), true);
+    // One odd value per lane and field: NaN, ±∞, a signed zero, or an ordinary number.
+    let odd = [
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        -0.0,
+        1.5,
+        -2.25,
+        3.0e30,
+        7.0,
+    ];
+    let lanes = |shift: usize| FloatW::from_array(core::array::from_fn(|i| odd[(i + shift) % 8]));
+    for (slot, point) in bundle.points.iter_mut().enumerate() {
+        point.normal_impulse = lanes(slot);
+        point.tangent_impulse = lanes(slot + 1);
+        point.max_normal_impulse = lanes(slot + 2);
+        point.relative_velocity = lanes(slot + 3);
+    }
+    let (mut wide, mut scalar) = (contacts.clone(), contacts);
+    store_bundle_impulses(&bundle, &mut wide);
+    let constraints: Vec<ContactConstraint> = (0..LANES).map(|lane| bundle.lane(lane)).collect();
+    store_impulses(&constraints, &mut scalar);
+    assert_eq!(impulse_bits(&wide), impulse_bits(&scalar));
+    let stored = wide.iter().flat_map(|c| c.manifold.points().to_vec());
+    for p in stored {
+        for value in [p.normal_impulse, p.tangent_impulse, p.max_normal_impulse] {
+            assert!(value.is_finite(), "{value} stored");
+        }
+        assert!(p.normal_velocity.is_finite());
+    }
+}
