@@ -393,20 +393,16 @@ pub fn prepare_bundle_in_place<C: ContactRecord>(
     let state_a = gather(states, &bundle.body_a);
     let state_b = gather(states, &bundle.body_b);
     let warm_scale = FloatW::splat(if warm_start { 1.0 } else { 0.0 });
-    let points: [ContactPointW; 2] = core::array::from_fn(|slot| {
+    for (slot, input) in inputs.points.iter().enumerate() {
         let exists: [bool; LANES] =
             core::array::from_fn(|i| slot < usize::from(inputs.point_counts[i]));
         let has_slot: [bool; LANES] = core::array::from_fn(|i| i >= lane_count || exists[i]);
         bundle.slot_lanes[slot] =
             (!has_slot.iter().all(|&h| h)).then(|| LaneBits::from_bools(has_slot));
-        let point = prepare_point(bundle, &inputs.points[slot], &state_a, &state_b, warm_scale);
-        point.inert_outside(MaskW::from_bools(exists))
-    });
-    // The points are finished as values and stored once: a select written back over the
-    // field it reads compiles to a masked store, which AMD cores execute slowly.
-    let (points, coupling) = prepare_normal_block_w(bundle, points);
-    bundle.points = points;
-    bundle.normal_coupling = coupling;
+        let point = prepare_point(bundle, input, &state_a, &state_b, warm_scale);
+        bundle.points[slot] = point.inert_outside(MaskW::from_bools(exists));
+    }
+    prepare_normal_block_w(bundle);
 }
 
 /// [`ContactSoftness::for_bodies`] per lane: the fixed softness where either inverse mass is
@@ -477,14 +473,11 @@ fn inverse_effective_mass_w(c: &ContactBundle, r_a: Vec2W, r_b: Vec2W, axis: Vec
     c.inv_mass_a + c.inv_mass_b + c.inv_inertia_a * rn_a * rn_a + c.inv_inertia_b * rn_b * rn_b
 }
 
-/// The normal block's coupling of the bundle's `points`, or the second point made inert where
-/// the two points are nearly one (`prepare_normal_block` of the scalar path, per lane).
-/// Returns the points and the coupling.
+/// The normal block's coupling, or the second point made inert where the two points are
+/// nearly one (`prepare_normal_block` of the scalar path, per lane).
 #[inline]
-fn prepare_normal_block_w(
-    bundle: &ContactBundle,
-    [p1, p2]: [ContactPointW; 2],
-) -> ([ContactPointW; 2], FloatW) {
+fn prepare_normal_block_w(bundle: &mut ContactBundle) {
+    let [p1, p2] = bundle.points;
     let n = bundle.normal;
     let coupling = bundle.inv_mass_a
         + bundle.inv_mass_b
@@ -497,27 +490,21 @@ fn prepare_normal_block_w(
         .cmp_lt(FloatW::splat(MAX_CONDITION) * (k11 * k22 - coupling * coupling));
     let fold = !both & !conditioned;
     let zero = FloatW::zero();
-    let first = ContactPointW {
-        normal_impulse: FloatW::select(
-            fold,
-            p1.normal_impulse + p2.normal_impulse,
-            p1.normal_impulse,
-        ),
-        tangent_impulse: FloatW::select(
-            fold,
-            p1.tangent_impulse + p2.tangent_impulse,
-            p1.tangent_impulse,
-        ),
-        ..p1
-    };
-    let second = ContactPointW {
-        normal_impulse: FloatW::select(fold, zero, p2.normal_impulse),
-        tangent_impulse: FloatW::select(fold, zero, p2.tangent_impulse),
-        block_weight: FloatW::select(fold, zero, p2.block_weight),
-        ..p2
-    };
-    let coupling = FloatW::select(!both & conditioned, coupling, zero);
-    ([first, second], coupling)
+    bundle.normal_coupling = FloatW::select(!both & conditioned, coupling, zero);
+    let points = &mut bundle.points;
+    points[0].normal_impulse = FloatW::select(
+        fold,
+        p1.normal_impulse + p2.normal_impulse,
+        p1.normal_impulse,
+    );
+    points[0].tangent_impulse = FloatW::select(
+        fold,
+        p1.tangent_impulse + p2.tangent_impulse,
+        p1.tangent_impulse,
+    );
+    points[1].normal_impulse = FloatW::select(fold, zero, p2.normal_impulse);
+    points[1].tangent_impulse = FloatW::select(fold, zero, p2.tangent_impulse);
+    points[1].block_weight = FloatW::select(fold, zero, p2.block_weight);
 }
 
 /// [`crate::contact_constraint::effective_mass`] per lane.
