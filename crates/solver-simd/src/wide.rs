@@ -31,8 +31,8 @@
 //! (±0) or when either operand is NaN the answer is the second operand. Every build implements
 //! exactly this rule (one instruction on x86; a compare and a select elsewhere), so even ties
 //! of ±0 resolve alike. A NaN-ignoring `max` costs a compare and a blend more, and the contact
-//! kernels clamp several times per row: with `maxps` alone the relax pass ran about a tenth
-//! faster. Callers that must not let a NaN through put the value that may be NaN first: the
+//! kernels clamp several times per row (measurements in `benches/results/NOTES.md`). Callers
+//! that must not let a NaN through put the value that may be NaN first: the
 //! clamps `x.max(lo).min(hi)` return `lo` for a NaN `x`. `sqrt` and `/` are correctly rounded
 //! in every build (no reciprocal estimates).
 
