@@ -746,7 +746,7 @@ fn apply_impulse(
 
 /// [`crate::contact_solver::clamp_accumulated`] per lane.
 #[inline]
-fn clamp_accumulated_w(
+pub(crate) fn clamp_accumulated_w(
     accumulated: FloatW,
     delta: FloatW,
     lower: FloatW,

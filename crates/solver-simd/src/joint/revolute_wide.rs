@@ -27,6 +27,7 @@
 
 use super::revolute::{HOLD_FRACTION, HOLD_SLACK};
 use super::{JointConstraint, JointKind, JointParams, RevoluteJoint};
+use crate::contact_wide::clamp_accumulated_w;
 use crate::gather_scatter::{BodyLanes, BodyStateW};
 use crate::wide::{FloatW, LANES, MaskW, RotW, Vec2W, cross_sv, rows_to_lanes};
 use core_soa::{NULL_BODY, Rot, Vec2};
@@ -180,8 +181,7 @@ fn accumulate_bounded(
     max_magnitude: FloatW,
 ) -> (FloatW, FloatW) {
     let bound = max_magnitude.max(FloatW::zero());
-    let total = (accumulated + increment).max(-bound).min(bound);
-    (total, total - accumulated)
+    clamp_accumulated_w(accumulated, increment, -bound, bound)
 }
 
 /// The angle rows' scalar state (`rows::Deferred` over the hinge turn) per lane.

@@ -69,6 +69,7 @@
 
 use super::{JointImpulses, JointPrepared, PassContext};
 use crate::contact_constraint::state_or_identity;
+use crate::contact_solver::{clamp_accumulated, lane_max};
 use crate::softness::Softness;
 use core_soa::{BodyState, NULL_BODY, Rot, Vec2, body_flags, cross, cross_sv};
 
@@ -668,28 +669,15 @@ pub(crate) fn accumulate_non_negative(accumulated: &mut f32, increment: f32) -> 
 }
 
 /// Adds `increment` to `accumulated`, keeping the total within `±max_magnitude`; returns what
-/// was applied. A negative bound counts as zero.
+/// was applied. A negative bound counts as zero. The clamps follow the wide lanes' rule
+/// ([`lane_max`]), so the wide hinge kernel (`revolute_wide.rs`) reproduces these
+/// accumulators to the bit.
 #[inline]
 pub(crate) fn accumulate_bounded(accumulated: &mut f32, increment: f32, max_magnitude: f32) -> f32 {
     let bound = lane_max(max_magnitude, 0.0);
-    let total = lane_min(lane_max(*accumulated + increment, -bound), bound);
-    let applied = total - *accumulated;
+    let (total, applied) = clamp_accumulated(*accumulated, increment, -bound, bound);
     *accumulated = total;
     applied
-}
-
-/// `a > b ? a : b` (`b` on a tie or when either is NaN): the rule of the vector instructions
-/// ([`crate::wide::FloatW::max`]). `f32::max` may return either zero for `max(0, −0)`, and the
-/// wide hinge kernel (`revolute_wide.rs`) must reproduce these accumulators to the bit.
-#[inline]
-pub(crate) fn lane_max(a: f32, b: f32) -> f32 {
-    if a > b { a } else { b }
-}
-
-/// `a < b ? a : b` ([`lane_max`]'s counterpart).
-#[inline]
-pub(crate) fn lane_min(a: f32, b: f32) -> f32 {
-    if a < b { a } else { b }
 }
 
 /// Adds `increment` to `accumulated`, keeping the total's length within `max_length`; returns
