@@ -50,17 +50,22 @@ use crate::wide::{FloatW, LANES, MaskW, Vec2W, cross_sv};
 use core_soa::{BodyState, NULL_BODY, Vec2};
 
 /// One point slot of a bundle: [`ContactConstraintPoint`] with a lane per contact.
+///
+/// The fields are laid out by the passes that read them (see [`ContactBundle`]): the anchors
+/// and impulses the warm start needs first, then what the solve passes add, and last the
+/// restitution pass's approach speed.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
 pub struct ContactPointW {
     pub anchor_a: Vec2W,
     pub anchor_b: Vec2W,
+    pub normal_impulse: FloatW,
+    pub tangent_impulse: FloatW,
     pub base_separation: FloatW,
     pub normal_mass: FloatW,
     pub inv_normal_mass: FloatW,
     pub block_weight: FloatW,
     pub tangent_mass: FloatW,
-    pub normal_impulse: FloatW,
-    pub tangent_impulse: FloatW,
     pub max_normal_impulse: FloatW,
     pub relative_velocity: FloatW,
 }
@@ -74,7 +79,16 @@ pub struct NormalSoftnessW {
 }
 
 /// [`LANES`] prepared contacts of one colour, one per lane.
+///
+/// A bundle is over a kilobyte and a large scene's bundles do not fit in the second-level
+/// cache, so every pass streams them from further out; the layout keeps each pass's reads on
+/// as few cache lines as it can. With eight lanes each wide field is half a 64-byte line and
+/// the bundle and its points start on a line: the warm start reads the first five lines and
+/// the first three of each point (11 of 22), the solve passes all but the three lines that
+/// hold the restitution inputs (`restitution`, each point's `relative_velocity`). Measured in
+/// `benches/results/NOTES.md`.
 #[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
 pub struct ContactBundle {
     /// Awake-array indices of body A per lane, or [`NULL_BODY`].
     pub body_a: [u32; LANES],
@@ -86,11 +100,6 @@ pub struct ContactBundle {
     pub inv_inertia_b: FloatW,
     pub normal: Vec2W,
     pub friction: FloatW,
-    pub restitution: FloatW,
-    pub softness: NormalSoftnessW,
-    /// `K₁₂` per lane (see [`ContactConstraint::normal_coupling`]).
-    pub normal_coupling: FloatW,
-    pub points: [ContactPointW; 2],
     /// Points in use per lane (0 in unused lanes).
     pub point_counts: [u8; LANES],
     /// Lanes holding a contact; the rest are padding.
@@ -98,6 +107,11 @@ pub struct ContactBundle {
     /// Per slot: `None` when every contact of the bundle has the point, otherwise the lanes
     /// that have it (padding lanes count as having it: their results are never written).
     pub slot_lanes: [Option<LaneBits>; 2],
+    pub softness: NormalSoftnessW,
+    /// `K₁₂` per lane (see [`ContactConstraint::normal_coupling`]).
+    pub normal_coupling: FloatW,
+    pub points: [ContactPointW; 2],
+    pub restitution: FloatW,
 }
 
 /// A set of a bundle's lanes as bits (bit `i` for lane `i`). Every pass reads the bundle's

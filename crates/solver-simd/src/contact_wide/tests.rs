@@ -367,3 +367,28 @@ fn storing_zeroes_non_finite_values_like_the_scalar_store() {
         assert!(p.normal_velocity.is_finite());
     }
 }
+
+#[test]
+fn bundle_layout_keeps_each_pass_on_few_cache_lines() {
+    use core::mem::{align_of, offset_of, size_of};
+    const LINE: usize = 64;
+    assert_eq!(align_of::<ContactBundle>(), LINE);
+    assert_eq!(offset_of!(ContactBundle, points) % LINE, 0);
+    assert_eq!(size_of::<ContactPointW>() % LINE, 0);
+    if LANES == 8 {
+        // The warm start reads the bundle's first five lines and each point's first three.
+        assert!(
+            offset_of!(ContactBundle, slot_lanes) + size_of::<[Option<LaneBits>; 2]>() <= 5 * LINE
+        );
+        assert!(offset_of!(ContactBundle, normal) + size_of::<Vec2W>() <= 5 * LINE);
+        assert!(offset_of!(ContactPointW, tangent_impulse) + size_of::<FloatW>() <= 3 * LINE);
+        // The restitution inputs sit on lines of their own: each point's last, the bundle's
+        // last.
+        assert_eq!(offset_of!(ContactPointW, relative_velocity), 6 * LINE);
+        assert_eq!(
+            offset_of!(ContactBundle, restitution),
+            size_of::<ContactBundle>() - LINE
+        );
+        assert_eq!(size_of::<ContactBundle>(), 22 * LINE);
+    }
+}
