@@ -47,11 +47,11 @@ use prism::{
 /// The committed hashes, computed by this test (see the module notes for how to regenerate).
 /// Taken from the 8-lane (AVX2), 4-lane (baseline x86-64) and 1-lane builds, which agreed.
 const GOLDEN: [(&str, u64); 5] = [
-    ("pyramid_20", 0x48dfe951e52d2f98),
-    ("smash_40x30", 0xa2980d635b2ee013),
-    ("ragdoll_pile", 0x0f04ebb55ffc2e68),
-    ("machines", 0x8454b1fbfb106682),
-    ("sleep_and_wake", 0x6e487a990e27ac74),
+    ("pyramid_20", 0x1c1a9d54a4b578ee),
+    ("smash_40x30", 0x90e49401a57b5393),
+    ("ragdoll_pile", 0xd39cec311af965d7),
+    ("machines", 0x63924b93ff4ee66c),
+    ("sleep_and_wake", 0x6783ec3344bcb6a2),
 ];
 
 /// FNV-1a (64 bit) over 32-bit words.
@@ -591,12 +591,10 @@ fn sleep_and_wake() -> u64 {
         dynamic_box(&mut world, at, 1.1 * k as f32 - 4.0, Vec2::new(0.4, 0.2));
     }
     let mut hash = StateHash::new();
-    let mut sleeping_before_drop = 0;
     let (mut sleeping_history, mut awake_history) = (Vec::new(), Vec::new());
     for frame in 0..600 {
         match frame {
             200 => {
-                sleeping_before_drop = world.counters().sleeping_sets;
                 dynamic_box(&mut world, Vec2::new(-8.0, 9.0), 0.6, Vec2::splat(0.5));
             }
             320 => {
@@ -620,13 +618,15 @@ fn sleep_and_wake() -> u64 {
     // The scenario does what it says (flags: left top box awake, right top box awake): both
     // pyramids asleep before the drop; the dropped box wakes the left one; the impulse wakes
     // the right one at once; the left one sleeps again before it loses a box, which wakes it;
-    // everything sleeps at the end.
+    // everything sleeps at the end, in at least the two pyramids' sets (how many sets the
+    // dropped and lost boxes end in depends on where they come to rest).
     assert_eq!(awake_history[199], (false, false));
     assert!(awake_history[200..320].iter().any(|&(left, _)| left));
     assert!(!awake_history[319].1 && awake_history[320].1);
     assert!(!awake_history[439].0 && awake_history[440].0);
     assert_eq!(awake_history[599], (false, false));
-    assert!(sleeping_history[599] > sleeping_before_drop);
+    assert_eq!(world.counters().awake_bodies, 0);
+    assert!(sleeping_history[599] >= 2);
     hash.world(&world);
     hash.0
 }

@@ -69,6 +69,22 @@
 //! [`crate::normal_block::MAX_CONDITION`]) are *inert*: weight 0, `Kᵢᵢ = 1`, no coupling. The
 //! impulses of an ill-conditioned second point move to the first.
 //!
+//! ## One friction row for a flat manifold
+//!
+//! A point's friction row has the Jacobian `[−tᵀ, −(rA × t), tᵀ, rB × t]`. Two points of one
+//! manifold differ by `d = p₁ − p₂`, and since `(rᵢ × t)` changes by `d × t = −(d·n)` from one to
+//! the other, their rows are the *same* row when `d·n = 0`: a box lying on a face, whose two
+//! points sit on a line along the tangent. Solving that row twice, once per point with the
+//! limits `±μ·λ₁` and `±μ·λ₂`, converges to what one row with the limit `±μ·(λ₁ + λ₂)` gives in
+//! one application, so a *flat* manifold (both points active in the normal block, and
+//! `|d·n| ≤ FLAT_MANIFOLD_SLOPE·|d·t|`) gets one row through the middle of its points, with the
+//! effective mass there, at half the work. An impulse `Λ` at the middle is `Λ/2` at each point
+//! (the torque `((r₁ + r₂)/2) × Λt` is the sum of the halves'), so the points carry `Λ/2`
+//! each: the warm start, the store and the next step's preparation see two ordinary points
+//! (preparation splits the carried sum evenly). A tilted manifold — one corner deeper than the
+//! other, as in a tumbling pile — keeps a row per point: there the two rows differ, and one row
+//! would be a different constraint.
+//!
 //! ## Restitution input
 //!
 //! The relative normal velocity at the start of the step, `vn₀`, is kept per point; restitution
@@ -154,6 +170,10 @@ pub struct ContactConstraint {
     pub normal_coupling: f32,
     pub points: [ContactConstraintPoint; 2],
     pub point_count: usize,
+    /// One friction row through the middle of the two points instead of a row per point (a
+    /// flat manifold, see the module notes); the row's effective mass is then the first point's
+    /// `tangent_mass`.
+    pub shared_friction: bool,
 }
 
 impl ContactConstraint {
@@ -294,6 +314,44 @@ fn prepare_normal_block(c: &mut ContactConstraint) {
     }
 }
 
+/// Largest `|d·n| / |d·t|` of a manifold given one friction row, for the two points' offset
+/// `d` (see the module notes): the points' line within about 0.6° of the tangent.
+pub const FLAT_MANIFOLD_SLOPE: f32 = 0.01;
+
+/// Whether two points `anchor_1`, `anchor_2` (from one body's centre) lie on a line along the
+/// tangent of `normal`, to [`FLAT_MANIFOLD_SLOPE`].
+#[inline]
+pub fn is_flat(anchor_1: Vec2, anchor_2: Vec2, normal: Vec2) -> bool {
+    let d = anchor_1 - anchor_2;
+    d.dot(normal).abs() <= FLAT_MANIFOLD_SLOPE * d.dot(right_perp(normal)).abs()
+}
+
+/// The middle of two anchors, `(r₁ + r₂)·½`.
+#[inline]
+pub fn middle(anchor_1: Vec2, anchor_2: Vec2) -> Vec2 {
+    (anchor_1 + anchor_2) * 0.5
+}
+
+/// Gives a flat two-point manifold one friction row (see the module notes): the first point
+/// keeps the row's effective mass at the middle, and both carry half the summed friction
+/// impulse.
+fn prepare_shared_friction(c: &mut ContactConstraint) {
+    let [p1, p2] = c.points;
+    let active = p1.block_weight != 0.0 && p2.block_weight != 0.0;
+    if !(active && is_flat(p1.anchor_a, p2.anchor_a, c.normal)) {
+        return;
+    }
+    let (mid_a, mid_b) = (
+        middle(p1.anchor_a, p2.anchor_a),
+        middle(p1.anchor_b, p2.anchor_b),
+    );
+    let half = (p1.tangent_impulse + p2.tangent_impulse) * 0.5;
+    c.shared_friction = true;
+    c.points[0].tangent_mass = effective_mass(c, mid_a, mid_b, c.tangent());
+    c.points[0].tangent_impulse = half;
+    c.points[1].tangent_impulse = half;
+}
+
 /// Prepares `constraints[i]` from record `contacts[i]` for every `i` of the two equally long
 /// slices. `warm_start` keeps the carried impulses; otherwise every point starts from zero.
 pub fn prepare_contacts<C: ContactRecord>(
@@ -332,6 +390,7 @@ pub fn prepare_contact(
         normal_coupling: 0.0,
         points: [ContactConstraintPoint::INERT; 2],
         point_count: manifold.point_count.min(2),
+        shared_friction: false,
     };
     let state_a = state_or_identity(states, c.body_a);
     let state_b = state_or_identity(states, c.body_b);
@@ -358,6 +417,7 @@ pub fn prepare_contact(
         };
     }
     prepare_normal_block(&mut c);
+    prepare_shared_friction(&mut c);
     c
 }
 

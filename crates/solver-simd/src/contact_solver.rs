@@ -44,7 +44,10 @@
 //!
 //! The tangent row has no bias: `Δλ = −m_t·vt`, with the accumulated friction impulse clamped to
 //! `±μ·Λ_n` (Coulomb's cone, using this point's current normal impulse), after the normal rows
-//! of the same contact. Which passes solve friction is the caller's choice ([`ContactRows`]):
+//! of the same contact. A flat two-point manifold has one tangent row through the middle of its
+//! points, clamped to `±μ·(Λ₁ + Λ₂)`, instead of two rows that are the same row (see
+//! `contact_constraint.rs`; measured in `benches/results/NOTES.md`). Which passes solve
+//! friction is the caller's choice ([`ContactRows`]):
 //! the soft step solves it in both the biased solve and the relax pass by default, as Box2D
 //! v3.0 did; Box2D's later versions and Rapier solve it only in the relax pass
 //! ([`crate::stages::FrictionPasses`]). Both were measured: they decelerate a sliding box at
@@ -67,7 +70,7 @@
 
 use crate::constraints::ContactRecord;
 use crate::contact_constraint::{
-    ContactConstraint, ContactConstraintPoint, NormalSoftness, state_or_identity,
+    ContactConstraint, ContactConstraintPoint, NormalSoftness, middle, state_or_identity,
 };
 use crate::normal_block::{BlockRow, solve_block};
 use core_soa::{BodyState, NULL_BODY, Rot, Vec2, body_flags, cross, cross_sv};
@@ -362,9 +365,14 @@ fn apply_normal_impulse(c: &mut ContactConstraint, i: usize, pair: &mut ContactP
     point.max_normal_impulse = lane_max(accumulated, point.max_normal_impulse);
 }
 
-/// The Coulomb friction rows of one contact.
+/// The Coulomb friction rows of one contact: one through the middle of a flat manifold,
+/// otherwise one per point.
 #[inline]
 fn solve_friction_rows(c: &mut ContactConstraint, pair: &mut ContactPair) {
+    if c.shared_friction {
+        solve_shared_friction_row(c, pair);
+        return;
+    }
     let (tangent, friction, count) = (c.tangent(), c.friction, c.point_count);
     for i in 0..count {
         let p = c.points[i];
@@ -375,6 +383,28 @@ fn solve_friction_rows(c: &mut ContactConstraint, pair: &mut ContactPair) {
         pair.apply(c, &p, applied * tangent);
         c.points[i].tangent_impulse = accumulated;
     }
+}
+
+/// The one friction row of a flat manifold, at the middle of its points, limited by
+/// `μ·(λ₁ + λ₂)`; each point keeps half the accumulated impulse.
+#[inline]
+fn solve_shared_friction_row(c: &mut ContactConstraint, pair: &mut ContactPair) {
+    let [p1, p2] = c.points;
+    let tangent = c.tangent();
+    let mid = ContactConstraintPoint {
+        anchor_a: middle(p1.anchor_a, p2.anchor_a),
+        anchor_b: middle(p1.anchor_b, p2.anchor_b),
+        ..ContactConstraintPoint::INERT
+    };
+    let vt = pair.relative_velocity(&mid).dot(tangent);
+    let limit = c.friction * (p1.normal_impulse + p2.normal_impulse);
+    let accumulated = p1.tangent_impulse + p2.tangent_impulse;
+    let (accumulated, applied) =
+        clamp_accumulated(accumulated, -p1.tangent_mass * vt, -limit, limit);
+    pair.apply(c, &mid, applied * tangent);
+    let half = accumulated * 0.5;
+    c.points[0].tangent_impulse = half;
+    c.points[1].tangent_impulse = half;
 }
 
 /// Restitution: at points that approached faster than `threshold` and were pushed, drives the
@@ -558,6 +588,86 @@ mod tests {
         );
         assert!((states[0].linear_velocity.x - 2.5).abs() < 1e-6);
         assert!((c[0].points[0].tangent_impulse + 0.5).abs() < 1e-6);
+    }
+
+    /// A unit box (mass 1, inertia 1/6) on static ground, its two corners touching: the
+    /// points at `x = ±0.5`, the second lifted by `tilt` along the normal, each carrying a
+    /// normal impulse of 1 and the given friction impulses.
+    fn box_on_ground(tilt: f32, tangent_impulses: [f32; 2]) -> SolverContact {
+        let mut manifold = Manifold {
+            normal: Vec2::Y,
+            point_count: 2,
+            ..Default::default()
+        };
+        for (i, (x, y)) in [(-0.5, -0.5), (0.5, -0.5 + tilt)].into_iter().enumerate() {
+            manifold.points[i] = ManifoldPoint {
+                anchor_b: Vec2::new(x, y),
+                anchor_a: Vec2::new(x, y),
+                normal_impulse: 1.0,
+                tangent_impulse: tangent_impulses[i],
+                ..Default::default()
+            };
+        }
+        SolverContact {
+            inv_inertia_b: 6.0,
+            manifold,
+            ..particle_on_ground(0.0, 0.0)
+        }
+    }
+
+    #[test]
+    fn a_flat_manifold_has_one_friction_row_and_a_tilted_one_a_row_per_point() {
+        let states = [dynamic_state(Vec2::ZERO, 0.0)];
+        let flat = prepare_contact(&box_on_ground(0.0, [0.1, 0.3]), &states, &softness(), true);
+        assert!(flat.shared_friction);
+        // The carried friction is split evenly; the row's mass is the one at the middle
+        // (0, −0.5): with t = (1, 0), r × t = 0.5, so m = 1/(1 + 6·0.5²) = 0.4 — the same as at
+        // either corner, since the two rows are one row.
+        assert_eq!(flat.points[0].tangent_impulse, 0.2);
+        assert_eq!(flat.points[1].tangent_impulse, 0.2);
+        assert!((flat.points[0].tangent_mass - 0.4).abs() < 1e-6);
+        // One corner 2 cm higher over a 1 m base is a slope of 0.02, past the limit.
+        let tilted = prepare_contact(&box_on_ground(0.02, [0.1, 0.3]), &states, &softness(), true);
+        assert!(!tilted.shared_friction);
+        assert_eq!(tilted.points[1].tangent_impulse, 0.3);
+    }
+
+    #[test]
+    fn one_friction_row_stops_what_two_rows_stop() {
+        // A box sliding at 3 m/s on its face, each corner holding a normal impulse of 1 (the
+        // relax pass keeps them: nothing approaches). Friction may take μ·(λ₁ + λ₂) = 1: the
+        // box keeps 2 m/s and, the impulse acting 0.5 m below its centre, turns at
+        // −6·0.5·1 = −3 rad/s. Two rows per point reach that in two clamped steps of 0.5, the
+        // shared row in one of 1.
+        let start = [dynamic_state(Vec2::new(3.0, 0.0), 0.0)];
+        let c = prepare_contact(&box_on_ground(0.0, [0.0, 0.0]), &start, &softness(), true);
+        let relax = RelaxBias { inv_h: 240.0 };
+        let run = |shared: bool| {
+            // (The middle's mass, which the shared row keeps in the first point, is also each
+            // corner's, so the per-point run can use the same constraint.)
+            let (mut states, mut c) = (
+                start,
+                [ContactConstraint {
+                    shared_friction: shared,
+                    ..c
+                }],
+            );
+            solve_contacts(&mut c, &mut states, &relax, ContactRows::NormalAndFriction);
+            let total = c[0].points[0].tangent_impulse + c[0].points[1].tangent_impulse;
+            (states[0], total)
+        };
+        for shared in [true, false] {
+            let (body, total) = run(shared);
+            assert!(
+                (body.linear_velocity - Vec2::new(2.0, 0.0)).length() < 1e-6,
+                "{shared}"
+            );
+            assert!((body.angular_velocity + 3.0).abs() < 1e-5, "{shared}");
+            assert!(
+                (total + 1.0).abs() < 1e-6,
+                "{shared}: friction impulse {total}"
+            );
+        }
     }
 
     #[test]

@@ -40,7 +40,8 @@
 
 use crate::constraints::ContactRecord;
 use crate::contact_constraint::{
-    ContactConstraint, ContactConstraintPoint, ContactSoftness, NormalSoftness, checked_body_index,
+    ContactConstraint, ContactConstraintPoint, ContactSoftness, FLAT_MANIFOLD_SLOPE,
+    NormalSoftness, checked_body_index,
 };
 use crate::contact_solver::{ContactRows, RelaxBias, SoftBias, finite_or_zero};
 use crate::gather_scatter::{BodyLanes, BodyStateW, gather};
@@ -107,6 +108,8 @@ pub struct ContactBundle {
     /// Per slot: `None` when every contact of the bundle has the point, otherwise the lanes
     /// that have it (padding lanes count as having it: their results are never written).
     pub slot_lanes: [Option<LaneBits>; 2],
+    /// Which lanes solve one friction row through the middle of their points.
+    pub friction_rows: FrictionRows,
     pub softness: NormalSoftnessW,
     /// `K₁₂` per lane (see [`ContactConstraint::normal_coupling`]).
     pub normal_coupling: FloatW,
@@ -137,6 +140,47 @@ impl LaneBits {
     /// Bit `i` set when lane `i` is in the set.
     pub fn bits(self) -> u32 {
         u32::from(self.0)
+    }
+}
+
+/// Which friction rows a bundle's contacts solve (see `contact_constraint.rs`, "One friction
+/// row for a flat manifold"). Each lane's result depends only on its own contact: a mixed
+/// bundle runs both kinds and keeps each lane's own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrictionRows {
+    /// Every contact a row per point.
+    PerPoint,
+    /// Every contact one row through the middle of its points.
+    Shared,
+    /// The contacts of these lanes one row, the others a row per point.
+    Mixed(LaneBits),
+}
+
+impl FrictionRows {
+    /// The rows for a bundle whose first `lane_count` lanes hold contacts, `shared[i]` for
+    /// those with one row (padding lanes do not count).
+    pub fn of(shared: [bool; LANES], lane_count: usize) -> FrictionRows {
+        FrictionRows::from_bits(LaneBits::from_bools(shared).bits(), lane_count)
+    }
+
+    /// [`FrictionRows::of`] with the lanes as bits (bit `i` for lane `i`).
+    #[inline]
+    fn from_bits(shared: u32, lane_count: usize) -> FrictionRows {
+        let real = (1u32 << lane_count.min(LANES)) - 1;
+        match shared & real {
+            0 => FrictionRows::PerPoint,
+            bits if bits == real => FrictionRows::Shared,
+            bits => FrictionRows::Mixed(LaneBits(bits as u8)),
+        }
+    }
+
+    /// Whether the contact of lane `lane` (of a bundle with `lane_count` contacts) has one row.
+    pub fn is_shared(self, lane: usize, lane_count: usize) -> bool {
+        match self {
+            FrictionRows::PerPoint => false,
+            FrictionRows::Shared => lane < lane_count,
+            FrictionRows::Mixed(lanes) => lanes.bits() >> lane & 1 != 0,
+        }
     }
 }
 
@@ -241,6 +285,7 @@ impl ContactBundle {
             point_counts: lanes.map(|c| c.point_count.min(2) as u8),
             lane_count: lane_count as u8,
             slot_lanes,
+            friction_rows: FrictionRows::of(lanes.map(|c| c.shared_friction), lane_count),
         }
     }
 
@@ -264,6 +309,7 @@ impl ContactBundle {
             normal_coupling: self.normal_coupling.lane(lane),
             points: [self.points[0].lane(lane), self.points[1].lane(lane)],
             point_count: usize::from(self.point_counts[lane]),
+            shared_friction: self.friction_rows.is_shared(lane, self.lane_count()),
         }
     }
 
@@ -417,6 +463,7 @@ pub fn prepare_bundle_in_place<C: ContactRecord>(
         bundle.points[slot] = point.inert_outside(MaskW::from_bools(exists));
     }
     prepare_normal_block_w(bundle);
+    prepare_shared_friction_w(bundle);
 }
 
 /// [`ContactSoftness::for_bodies`] per lane: the fixed softness where either inverse mass is
@@ -519,6 +566,44 @@ fn prepare_normal_block_w(bundle: &mut ContactBundle) {
     points[1].normal_impulse = FloatW::select(fold, zero, p2.normal_impulse);
     points[1].tangent_impulse = FloatW::select(fold, zero, p2.tangent_impulse);
     points[1].block_weight = FloatW::select(fold, zero, p2.block_weight);
+}
+
+/// `prepare_shared_friction` of the scalar path, per lane: flat manifolds get one friction row
+/// (the first point keeps its mass at the middle; both points half the summed impulse).
+#[inline]
+fn prepare_shared_friction_w(bundle: &mut ContactBundle) {
+    let [p1, p2] = bundle.points;
+    let zero = FloatW::zero();
+    let active = !p1.block_weight.cmp_eq(zero) & !p2.block_weight.cmp_eq(zero);
+    let shared = active & is_flat_w(p1.anchor_a, p2.anchor_a, bundle.normal);
+    bundle.friction_rows = FrictionRows::from_bits(shared.to_bitmask(), bundle.lane_count());
+    if bundle.friction_rows == FrictionRows::PerPoint {
+        return;
+    }
+    let mid_a = middle_w(p1.anchor_a, p2.anchor_a);
+    let mid_b = middle_w(p1.anchor_b, p2.anchor_b);
+    let mass = effective_mass_w(bundle, mid_a, mid_b, bundle.tangent());
+    let half = (p1.tangent_impulse + p2.tangent_impulse) * FloatW::splat(0.5);
+    let points = &mut bundle.points;
+    points[0].tangent_mass = FloatW::select(shared, mass, p1.tangent_mass);
+    points[0].tangent_impulse = FloatW::select(shared, half, p1.tangent_impulse);
+    points[1].tangent_impulse = FloatW::select(shared, half, p2.tangent_impulse);
+}
+
+/// [`crate::contact_constraint::is_flat`] per lane.
+#[inline]
+fn is_flat_w(anchor_1: Vec2W, anchor_2: Vec2W, normal: Vec2W) -> MaskW {
+    let d = anchor_1 - anchor_2;
+    let slope = FloatW::splat(FLAT_MANIFOLD_SLOPE);
+    d.dot(normal)
+        .abs()
+        .cmp_le(slope * d.dot(normal.right_perp()).abs())
+}
+
+/// [`crate::contact_constraint::middle`] per lane.
+#[inline]
+fn middle_w(anchor_1: Vec2W, anchor_2: Vec2W) -> Vec2W {
+    (anchor_1 + anchor_2) * FloatW::splat(0.5)
 }
 
 /// [`crate::contact_constraint::effective_mass`] per lane.
@@ -817,11 +902,7 @@ pub fn solve_bundles<B: NormalBiasW>(
         let mut pair = BundlePair::load(c, bodies);
         solve_normal_block_w(c, &mut pair, bias);
         if rows == ContactRows::NormalAndFriction {
-            for slot in 0..2 {
-                in_slot_lanes(c, &mut pair, slot, |c, pair| {
-                    solve_friction_row(c, slot, pair)
-                });
-            }
+            solve_friction_rows_w(c, &mut pair);
         }
         pair.store(c, bodies);
     }
@@ -872,6 +953,88 @@ fn apply_normal_impulse(c: &mut ContactBundle, slot: usize, pair: &mut BundlePai
     point.normal_impulse = accumulated;
     // `accumulated` first: a NaN there (from a body that blew up) keeps the recorded value.
     point.max_normal_impulse = accumulated.max(point.max_normal_impulse);
+}
+
+/// The Coulomb friction rows of every lane: one row through the middle where the bundle's
+/// [`FrictionRows`] say so, a row per point elsewhere. A mixed bundle runs its first row in
+/// every lane, each lane choosing its own anchors, limit and impulses, and the second point's
+/// row with its effect kept only in the lanes with a row per point.
+#[inline]
+fn solve_friction_rows_w(c: &mut ContactBundle, pair: &mut BundlePair) {
+    match c.friction_rows {
+        FrictionRows::PerPoint => {
+            for slot in 0..2 {
+                in_slot_lanes(c, pair, slot, |c, pair| solve_friction_row(c, slot, pair));
+            }
+        }
+        FrictionRows::Shared => solve_shared_friction_row(c, pair),
+        FrictionRows::Mixed(lanes) => {
+            let shared = lanes.mask();
+            in_slot_lanes(c, pair, 0, |c, pair| {
+                solve_first_friction_row(c, pair, shared)
+            });
+            let before = pair.velocities();
+            let kept = c.points[1].tangent_impulse;
+            in_slot_lanes(c, pair, 1, |c, pair| solve_friction_row(c, 1, pair));
+            pair.keep_velocities(!shared, before);
+            let point = &mut c.points[1];
+            point.tangent_impulse = FloatW::select(shared, kept, point.tangent_impulse);
+        }
+    }
+}
+
+/// The scalar `solve_shared_friction_row` per lane: one row at the middle of the two points,
+/// limited by `μ·(λ₁ + λ₂)`, each point keeping half the accumulated impulse.
+#[inline]
+fn solve_shared_friction_row(c: &mut ContactBundle, pair: &mut BundlePair) {
+    let [p1, p2] = c.points;
+    let tangent = c.tangent();
+    let mid = ContactPointW {
+        anchor_a: middle_w(p1.anchor_a, p2.anchor_a),
+        anchor_b: middle_w(p1.anchor_b, p2.anchor_b),
+        ..ContactPointW::default()
+    };
+    let vt = pair.relative_velocity(&mid).dot(tangent);
+    let limit = c.friction * (p1.normal_impulse + p2.normal_impulse);
+    let accumulated = p1.tangent_impulse + p2.tangent_impulse;
+    let (accumulated, applied) =
+        clamp_accumulated_w(accumulated, -p1.tangent_mass * vt, -limit, limit);
+    pair.apply(c, &mid, applied * tangent);
+    let half = accumulated * FloatW::splat(0.5);
+    c.points[0].tangent_impulse = half;
+    c.points[1].tangent_impulse = half;
+}
+
+/// The first friction row of a mixed bundle: in the `shared` lanes the row at the middle
+/// ([`solve_shared_friction_row`]), elsewhere the first point's own row
+/// ([`solve_friction_row`]) — each lane's operations exactly those of its kind, picked by
+/// selects rather than computed by blending.
+#[inline]
+fn solve_first_friction_row(c: &mut ContactBundle, pair: &mut BundlePair, shared: MaskW) {
+    let [p1, p2] = c.points;
+    let tangent = c.tangent();
+    let row = ContactPointW {
+        anchor_a: Vec2W::select(shared, middle_w(p1.anchor_a, p2.anchor_a), p1.anchor_a),
+        anchor_b: Vec2W::select(shared, middle_w(p1.anchor_b, p2.anchor_b), p1.anchor_b),
+        ..ContactPointW::default()
+    };
+    let vt = pair.relative_velocity(&row).dot(tangent);
+    let limit = FloatW::select(
+        shared,
+        c.friction * (p1.normal_impulse + p2.normal_impulse),
+        c.friction * p1.normal_impulse,
+    );
+    let accumulated = FloatW::select(
+        shared,
+        p1.tangent_impulse + p2.tangent_impulse,
+        p1.tangent_impulse,
+    );
+    let (accumulated, applied) =
+        clamp_accumulated_w(accumulated, -p1.tangent_mass * vt, -limit, limit);
+    pair.apply(c, &row, applied * tangent);
+    let half = accumulated * FloatW::splat(0.5);
+    c.points[0].tangent_impulse = FloatW::select(shared, half, accumulated);
+    c.points[1].tangent_impulse = FloatW::select(shared, half, p2.tangent_impulse);
 }
 
 /// The Coulomb friction row of slot `slot`.

@@ -52,6 +52,12 @@ fn random_contact(rng: &mut Rng, a: u32, b: u32) -> SolverContact {
             ..Default::default()
         };
     }
+    // A third of the two-point manifolds are flat — the second point along the tangent from
+    // the first, off it along the normal by less than the flatness slope allows — so bundles
+    // mix contacts with one friction row and contacts with a row per point.
+    if point_count == 2 && rng.below(3) == 0 {
+        make_flat(rng, &mut manifold);
+    }
     let (inv_mass_a, inv_inertia_a) = if a == NULL_BODY {
         (0.0, 0.0)
     } else {
@@ -74,13 +80,29 @@ fn random_contact(rng: &mut Rng, a: u32, b: u32) -> SolverContact {
     }
 }
 
+/// Moves the second point of a two-point manifold along the tangent from the first, off it
+/// along the normal by less than the flatness slope allows.
+fn make_flat(rng: &mut Rng, manifold: &mut Manifold) {
+    let n = manifold.normal;
+    let d = rng.range(0.1, 0.8) * n.perp() + rng.range(-0.0005, 0.0005) * n;
+    let [p1, p2] = &mut manifold.points;
+    p2.anchor_a = p1.anchor_a + d;
+    p2.anchor_b = p1.anchor_b + d;
+}
+
 /// A colour of `count` random contacts over distinct bodies (a quarter against static).
 fn random_colour(rng: &mut Rng, count: usize) -> (Vec<BodyState>, Vec<SolverContact>) {
     let states = random_states(rng, 2 * count);
+    // Some colours are all flat two-point manifolds (boxes lying on faces).
+    let all_flat = rng.below(4) == 0;
     let contacts = (0..count as u32)
         .map(|i| {
             let a = if rng.below(4) == 0 { NULL_BODY } else { 2 * i };
             let mut contact = random_contact(rng, a, 2 * i + 1);
+            if all_flat {
+                contact.manifold.point_count = 2;
+                make_flat(rng, &mut contact.manifold);
+            }
             // Fast approach for some, so restitution has work.
             if rng.below(2) == 0 {
                 contact.manifold.points[0].normal_impulse = 0.5;
@@ -192,6 +214,26 @@ fn wide_kernels_match_scalar_kernels_bit_for_bit() {
         assert_paths_agree(&soft, ContactRows::NormalAndFriction, seed);
         assert_paths_agree(&soft, ContactRows::NormalOnly, seed + 100);
     }
+}
+
+#[test]
+fn random_colours_mix_both_kinds_of_friction_rows() {
+    // The bit-for-bit tests above cover every kind of bundle: all contacts with one friction
+    // row, none, and (with more than one lane) a mix.
+    let mut kinds = [false; 3];
+    for seed in 1..20 {
+        let (states, contacts) = random_colour(&mut Rng(seed), 5 * LANES);
+        for chunk in contacts.chunks(LANES) {
+            let bundle = prepare_bundle(chunk, &states, &softness(), true);
+            let kind = match bundle.friction_rows {
+                FrictionRows::PerPoint => 0,
+                FrictionRows::Shared => 1,
+                FrictionRows::Mixed(_) => 2,
+            };
+            kinds[kind] = true;
+        }
+    }
+    assert_eq!(kinds, [true, true, LANES > 1]);
 }
 
 #[test]
