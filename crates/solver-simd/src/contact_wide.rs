@@ -956,10 +956,9 @@ fn apply_normal_impulse(c: &mut ContactBundle, slot: usize, pair: &mut BundlePai
 }
 
 /// The Coulomb friction rows of every lane: one row through the middle where the bundle's
-/// [`FrictionRows`] say so, a row per point elsewhere. A mixed bundle runs its first row in
-/// every lane, each lane choosing its own anchors, limit and impulses, and the second point's
-/// row with its effect kept only in the lanes with a row per point.
-#[inline]
+/// [`FrictionRows`] say so, a row per point elsewhere. (Inlined into the pass: called, it
+/// would spill the two bodies' lanes around every bundle.)
+#[inline(always)]
 fn solve_friction_rows_w(c: &mut ContactBundle, pair: &mut BundlePair) {
     match c.friction_rows {
         FrictionRows::PerPoint => {
@@ -968,19 +967,24 @@ fn solve_friction_rows_w(c: &mut ContactBundle, pair: &mut BundlePair) {
             }
         }
         FrictionRows::Shared => solve_shared_friction_row(c, pair),
-        FrictionRows::Mixed(lanes) => {
-            let shared = lanes.mask();
-            in_slot_lanes(c, pair, 0, |c, pair| {
-                solve_first_friction_row(c, pair, shared)
-            });
-            let before = pair.velocities();
-            let kept = c.points[1].tangent_impulse;
-            in_slot_lanes(c, pair, 1, |c, pair| solve_friction_row(c, 1, pair));
-            pair.keep_velocities(!shared, before);
-            let point = &mut c.points[1];
-            point.tangent_impulse = FloatW::select(shared, kept, point.tangent_impulse);
-        }
+        FrictionRows::Mixed(lanes) => solve_mixed_friction_rows(c, pair, lanes.mask()),
     }
+}
+
+/// A mixed bundle: the first row in every lane, each lane choosing its own anchors, limit and
+/// impulses, then the second point's row with its effect kept only in the lanes with a row
+/// per point.
+#[inline]
+fn solve_mixed_friction_rows(c: &mut ContactBundle, pair: &mut BundlePair, shared: MaskW) {
+    in_slot_lanes(c, pair, 0, |c, pair| {
+        solve_first_friction_row(c, pair, shared)
+    });
+    let before = pair.velocities();
+    let kept = c.points[1].tangent_impulse;
+    in_slot_lanes(c, pair, 1, |c, pair| solve_friction_row(c, 1, pair));
+    pair.keep_velocities(!shared, before);
+    let point = &mut c.points[1];
+    point.tangent_impulse = FloatW::select(shared, kept, point.tangent_impulse);
 }
 
 /// The scalar `solve_shared_friction_row` per lane: one row at the middle of the two points,
