@@ -360,6 +360,18 @@ struct LaneInputs {
 }
 
 impl LaneInputs {
+    /// Zeroes, for a bundle whose every lane is about to be written.
+    const ZERO: LaneInputs = LaneInputs {
+        body_a: [0; LANES],
+        body_b: [0; LANES],
+        masses: [[0.0; LANES]; 4],
+        normal: [Vec2::ZERO; LANES],
+        friction: [0.0; LANES],
+        restitution: [0.0; LANES],
+        point_counts: [0; LANES],
+        points: [PointInputs::EMPTY; 2],
+    };
+
     /// No contacts: every lane is padding.
     const EMPTY: LaneInputs = LaneInputs {
         body_a: [NULL_BODY; LANES],
@@ -434,8 +446,19 @@ pub fn prepare_bundle_in_place<C: ContactRecord>(
     warm_start: bool,
 ) {
     let lane_count = contacts.len().min(LANES);
-    let mut inputs = LaneInputs::EMPTY;
-    inputs.read(contacts, states.len());
+    let mut inputs;
+    match contacts.first_chunk::<LANES>() {
+        // Every lane is written: start from zeroes, which the compiler drops, rather than a
+        // copy of the padding lanes (a `memcpy` of the whole struct per bundle).
+        Some(full) => {
+            inputs = LaneInputs::ZERO;
+            inputs.read(full, states.len());
+        }
+        None => {
+            inputs = LaneInputs::EMPTY;
+            inputs.read(contacts, states.len());
+        }
+    }
     let [inv_mass_a, inv_inertia_a, inv_mass_b, inv_inertia_b] =
         inputs.masses.map(FloatW::from_array);
     bundle.body_a = inputs.body_a;
