@@ -996,8 +996,8 @@ fn solve_friction_rows_w(c: &mut ContactBundle, pair: &mut BundlePair) {
 
 /// A mixed bundle: the first row in every lane, each lane choosing its own anchors, limit and
 /// impulses, then the second point's row with its effect kept only in the lanes with a row
-/// per point.
-#[inline]
+/// per point. (Inlined too, for the same reason.)
+#[inline(always)]
 fn solve_mixed_friction_rows(c: &mut ContactBundle, pair: &mut BundlePair, shared: MaskW) {
     in_slot_lanes(c, pair, 0, |c, pair| {
         solve_first_friction_row(c, pair, shared)
