@@ -144,8 +144,9 @@ impl LaneBits {
 }
 
 /// Which friction rows a bundle's contacts solve (see `contact_constraint.rs`, "One friction
-/// row for a flat manifold"). Each lane's result depends only on its own contact: a mixed
-/// bundle runs both kinds and keeps each lane's own.
+/// row for a flat manifold"). Each lane's result depends only on its own contact, whatever
+/// its neighbours are: a mixed bundle gives every lane the operations of its own kind
+/// (`solve_mixed_friction_rows`), so the physics does not depend on the lane width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FrictionRows {
     /// Every contact a row per point.
