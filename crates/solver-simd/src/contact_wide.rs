@@ -373,16 +373,11 @@ impl LaneInputs {
         points: [PointInputs::EMPTY; 2],
     };
 
-    /// No contacts: every lane is padding.
+    /// No contacts: every lane is padding (zeroes, with no bodies).
     const EMPTY: LaneInputs = LaneInputs {
         body_a: [NULL_BODY; LANES],
         body_b: [NULL_BODY; LANES],
-        masses: [[0.0; LANES]; 4],
-        normal: [Vec2::ZERO; LANES],
-        friction: [0.0; LANES],
-        restitution: [0.0; LANES],
-        point_counts: [0; LANES],
-        points: [PointInputs::EMPTY; 2],
+        ..LaneInputs::ZERO
     };
 
     /// Reads `contacts` (at most [`LANES`]) into lanes that hold [`LaneInputs::EMPTY`] (in
