@@ -86,6 +86,29 @@ impl<'a, T> SharedSlice<'a, T> {
         unsafe { core::slice::from_raw_parts_mut(self.ptr.add(range.start), range.len()) }
     }
 
+    /// Element `index` for reading.
+    ///
+    /// # Safety
+    /// No thread may write element `index` while the returned reference is alive.
+    #[inline]
+    pub unsafe fn get(&self, index: usize) -> &T {
+        assert!(index < self.len);
+        // SAFETY: in bounds (asserted), and not written concurrently (the caller's guarantee).
+        unsafe { &*self.ptr.add(index) }
+    }
+
+    /// Element `index` for writing.
+    ///
+    /// # Safety
+    /// No other thread may access element `index` while the returned reference is alive.
+    #[allow(clippy::mut_from_ref)]
+    #[inline]
+    pub unsafe fn get_mut(&self, index: usize) -> &mut T {
+        assert!(index < self.len);
+        // SAFETY: in bounds (asserted); the caller guarantees exclusive access to the element.
+        unsafe { &mut *self.ptr.add(index) }
+    }
+
     /// A copy of element `index`.
     ///
     /// # Safety

@@ -384,7 +384,7 @@ impl LaneInputs {
     /// place, like the bundle itself); body indices outside `body_count` become
     /// [`NULL_BODY`], as in the scalar preparation.
     #[inline]
-    fn read<C: ContactRecord>(&mut self, contacts: &[C], body_count: usize) {
+    fn read<C: ContactRecord>(&mut self, contacts: &[&C], body_count: usize) {
         let inputs = self;
         for (lane, record) in contacts.iter().take(LANES).enumerate() {
             let contact = record.solver_contact();
@@ -423,7 +423,8 @@ pub fn prepare_bundle<C: ContactRecord>(
     warm_start: bool,
 ) -> ContactBundle {
     let mut bundle = ContactBundle::pack(&[]);
-    prepare_bundle_in_place(&mut bundle, contacts, states, softness, warm_start);
+    let records: Vec<&C> = contacts.iter().collect();
+    prepare_bundle_in_place(&mut bundle, &records, states, softness, warm_start);
     bundle
 }
 
@@ -436,7 +437,7 @@ pub fn prepare_bundle<C: ContactRecord>(
 #[inline]
 pub fn prepare_bundle_in_place<C: ContactRecord>(
     bundle: &mut ContactBundle,
-    contacts: &[C],
+    contacts: &[&C],
     states: &[BodyState],
     softness: &ContactSoftness,
     warm_start: bool,
@@ -659,25 +660,32 @@ impl ContactPointW {
     }
 }
 
-/// Writes the impulses of every lane back into its contact record's manifold (`contacts[i]`
-/// is lane `i`), exactly as the scalar [`crate::contact_solver::store_impulses`]: non-finite
+/// Writes the impulses of every lane back into its contact record's manifold (the `i`-th of
+/// `contacts` is lane `i`), exactly as the scalar [`crate::contact_solver::store_impulses`]: non-finite
 /// values are stored as zero.
-pub fn store_bundle_impulses<C: ContactRecord>(bundle: &ContactBundle, contacts: &mut [C]) {
-    let count = bundle.lane_count().min(contacts.len());
-    for (slot, p) in bundle.points.iter().enumerate() {
-        let normal_impulse = p.normal_impulse.to_array();
-        let tangent_impulse = p.tangent_impulse.to_array();
-        let max_normal_impulse = p.max_normal_impulse.to_array();
-        let relative_velocity = p.relative_velocity.to_array();
-        for (lane, record) in contacts[..count].iter_mut().enumerate() {
-            if slot >= usize::from(bundle.point_counts[lane]) {
-                continue;
-            }
-            let mp = &mut record.solver_contact_mut().manifold.points[slot];
-            mp.normal_impulse = finite_or_zero(normal_impulse[lane]);
-            mp.tangent_impulse = finite_or_zero(tangent_impulse[lane]);
-            mp.max_normal_impulse = finite_or_zero(max_normal_impulse[lane]);
-            mp.normal_velocity = finite_or_zero(relative_velocity[lane]);
+pub fn store_bundle_impulses<'r, C: ContactRecord + 'r>(
+    bundle: &ContactBundle,
+    contacts: impl IntoIterator<Item = &'r mut C>,
+) {
+    let points = bundle.points.each_ref().map(|p| {
+        [
+            p.normal_impulse.to_array(),
+            p.tangent_impulse.to_array(),
+            p.max_normal_impulse.to_array(),
+            p.relative_velocity.to_array(),
+        ]
+    });
+    let lanes = contacts.into_iter().take(bundle.lane_count()).enumerate();
+    for (lane, record) in lanes {
+        let manifold = &mut record.solver_contact_mut().manifold;
+        let count = usize::from(bundle.point_counts[lane]);
+        for (mp, [normal, tangent, max_normal, velocity]) in
+            manifold.points.iter_mut().zip(&points).take(count)
+        {
+            mp.normal_impulse = finite_or_zero(normal[lane]);
+            mp.tangent_impulse = finite_or_zero(tangent[lane]);
+            mp.max_normal_impulse = finite_or_zero(max_normal[lane]);
+            mp.normal_velocity = finite_or_zero(velocity[lane]);
         }
     }
 }

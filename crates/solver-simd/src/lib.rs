@@ -24,9 +24,12 @@
 //!   expanded per step into entries per graph colour and for the overflow set, each cut into
 //!   blocks by the scene's counts alone (`step.rs` runs one block);
 //! - **the staged executor** (`executor.rs`): persistent workers in one rayon scope per step
-//!   claim the blocks of each entry with an atomic counter and meet at entry boundaries, all
-//!   shared mutable access going through one type (`core_soa::SharedSlice`) whose soundness
-//!   rests on the colour invariant (`constraints.rs` checks it);
+//!   claim the blocks of each entry through per-segment cursors and meet at entry boundaries,
+//!   all shared mutable access going through one type (`core_soa::SharedSlice`) whose
+//!   soundness rests on the colour invariant (`constraints.rs` checks it);
+//! - **the contact order** (`contact_order.rs`): with several workers, each colour's contacts
+//!   are bundled in the order of their lower awake body, so that a worker's share of every
+//!   colour touches about the same bodies (the order changes no bit of the result);
 //! - **two solver kinds** sharing all of the above: the soft step (default) and classic
 //!   sequential impulses with Baumgarte feedback (`sequential_impulses.rs`).
 //!
@@ -72,6 +75,7 @@
 
 mod constraints;
 mod contact_constraint;
+mod contact_order;
 mod contact_solver;
 mod contact_wide;
 mod executor;

@@ -48,7 +48,7 @@ pub(crate) use zone;
 /// Milliseconds per stage of the last solve.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SolverProfile {
-    /// Preparing contacts and joints (both prepare stages).
+    /// Ordering contacts (with several workers), preparing contacts and joints.
     pub prepare: f32,
     /// Applying gravity, forces and damping to velocities, over all substeps.
     pub integrate_velocities: f32,
@@ -75,7 +75,9 @@ impl SolverProfile {
     pub fn add_stage(&mut self, stage: Stage, elapsed: Duration) {
         let ms = duration_ms(elapsed);
         let field = match stage {
-            Stage::PrepareContacts | Stage::PrepareJoints => &mut self.prepare,
+            Stage::OrderContacts | Stage::PrepareContacts | Stage::PrepareJoints => {
+                &mut self.prepare
+            }
             Stage::IntegrateVelocities => &mut self.integrate_velocities,
             Stage::WarmStart => &mut self.warm_start,
             Stage::Solve => &mut self.solve,
@@ -150,7 +152,9 @@ fn stage_span(stage: Stage) -> Option<tracy_client::Span> {
     use tracy_client::span_location;
     let client = tracy_client::Client::running()?;
     let location = match stage {
-        Stage::PrepareContacts | Stage::PrepareJoints => span_location!("prepare"),
+        Stage::OrderContacts | Stage::PrepareContacts | Stage::PrepareJoints => {
+            span_location!("prepare")
+        }
         Stage::IntegrateVelocities => span_location!("integrate_velocities"),
         Stage::WarmStart => span_location!("warm_start"),
         Stage::Solve => span_location!("solve_impulses"),
@@ -191,7 +195,9 @@ fn block_span(stage: Stage) -> Option<tracy_client::Span> {
     use tracy_client::span_location;
     let client = tracy_client::Client::running()?;
     let location = match stage {
-        Stage::PrepareContacts | Stage::PrepareJoints => span_location!("prepare block"),
+        Stage::OrderContacts | Stage::PrepareContacts | Stage::PrepareJoints => {
+            span_location!("prepare block")
+        }
         Stage::IntegrateVelocities => span_location!("integrate_velocities block"),
         Stage::WarmStart => span_location!("warm_start block"),
         Stage::Solve => span_location!("solve_impulses block"),

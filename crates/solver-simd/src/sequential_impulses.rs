@@ -66,6 +66,7 @@ impl NormalBias for BaumgarteBias {
 pub fn sequential_impulse_stages(iterations: u32, stages: &mut Vec<Stage>) {
     stages.clear();
     stages.extend([
+        Stage::OrderContacts,
         Stage::PrepareContacts,
         Stage::PrepareJoints,
         Stage::IntegrateVelocities,
@@ -111,7 +112,10 @@ mod tests {
                 .count(),
             1
         );
-        assert_eq!(stages.first(), Some(&Stage::PrepareContacts));
+        assert_eq!(
+            &stages[..2],
+            &[Stage::OrderContacts, Stage::PrepareContacts]
+        );
         assert_eq!(stages.last(), Some(&Stage::StoreImpulses));
         assert!(!stages.contains(&Stage::Relax));
     }

@@ -36,6 +36,7 @@
 use crate::AwakeBodies;
 use crate::constraints::{ColorChecker, ColorError, ContactRecord, StepConstraints};
 use crate::contact_constraint::ContactConstraint;
+use crate::contact_order::ContactOrders;
 use crate::contact_wide::ContactBundle;
 use crate::executor::{StageObserver, StagedExecutor};
 use crate::integrate::{VelocityTerms, begin_step_on, finalize_bodies_on};
@@ -77,6 +78,8 @@ pub struct ContactSolver {
     overflow_constraints: Vec<ContactConstraint>,
     bundles: Vec<ContactBundle>,
     bundle_sources: Vec<BundleSource>,
+    /// Each colour's record positions in bundle order (`contact_order.rs`).
+    orders: ContactOrders,
     color_bundles: Vec<Range<u32>>,
     /// The number of joints of each colour.
     color_joints: Vec<u32>,
@@ -257,6 +260,9 @@ impl ContactSolver {
                 bundles: SharedSlice::new(&mut self.bundles),
                 overflow: SharedSlice::new(&mut self.overflow_constraints),
                 bundle_sources: &self.bundle_sources,
+                contact_orders: shared_each(&mut self.orders.per_color),
+                colors_to_order: &self.orders.to_order,
+                order_buckets: shared_each(&mut self.orders.buckets),
             };
             let (entries, schedule) = (&self.entries, &self.schedule);
             let mut observer = ProfileObserver::new(schedule, profile);
@@ -283,8 +289,9 @@ impl ContactSolver {
         profile.total = ms_since(step_start);
     }
 
-    /// Cuts each colour into bundles, sizes the scratch arrays, and builds the stage list.
-    fn plan<C>(
+    /// Orders each colour's contacts and cuts them into bundles, sizes the scratch arrays, and
+    /// builds the stage list.
+    fn plan<C: ContactRecord>(
         &mut self,
         context: &StepContext,
         constraints: &StepConstraints<'_, C>,
@@ -307,6 +314,9 @@ impl ContactSolver {
                 .push(first_bundle..self.bundle_sources.len() as u32);
             self.color_joints.push(color.joints.len() as u32);
         }
+        let counts = constraints.colors.iter().map(|c| c.contacts.len());
+        self.orders.plan(counts, self.workers > 1);
+        let ordered_colors = self.orders.to_order.len() as u32;
         let bundle_count = self.bundle_sources.len();
         let overflow_count = constraints.overflow.contacts.len();
         set_len_for_overwrite(&mut self.bundles, bundle_count);
@@ -321,6 +331,7 @@ impl ContactSolver {
             body_count: body_count as u32,
             color_bundles: &self.color_bundles,
             bundle_count: bundle_count as u32,
+            ordered_colors,
             overflow_count: overflow_count as u32,
             color_joints: &self.color_joints,
             overflow_joints: constraints.overflow.joints.len() as u32,
@@ -347,9 +358,18 @@ impl ContactSolver {
     fn release_spare(&mut self) {
         release_spare(&mut self.bundles);
         release_spare(&mut self.bundle_sources);
+        self.orders.per_color.iter_mut().for_each(release_spare);
         release_spare(&mut self.overflow_constraints);
         release_spare(&mut self.velocity_terms);
     }
+}
+
+/// A shared view of each of `lists`.
+fn shared_each<T>(lists: &mut [Vec<T>]) -> Vec<SharedSlice<'_, T>> {
+    lists
+        .iter_mut()
+        .map(|list| SharedSlice::new(list))
+        .collect()
 }
 
 /// Gives `items` length `len` without writing elements it already has (every element is

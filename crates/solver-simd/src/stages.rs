@@ -4,7 +4,7 @@
 //! `N`):
 //!
 //! ```text
-//!   PrepareContacts → PrepareJoints
+//!   OrderContacts → PrepareContacts → PrepareJoints
 //!   ┌─ × N ───────────────────────────────────────────────────────────────┐
 //!   │ IntegrateVelocities → WarmStart → Solve → IntegratePositions → Relax │
 //!   └──────────────────────────────────────────────────────────────────────┘
@@ -47,6 +47,9 @@ use std::ops::Range;
 /// The stages, as data: the list is built once per step and walked by one loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
+    /// Order each colour's contacts for bundling (`contact_order.rs`; only with several
+    /// workers, once per step).
+    OrderContacts,
     /// Prepare the contacts: effective masses, anchors, softness (once per step).
     PrepareContacts,
     /// Prepare the joints: frames, effective masses, softness (once per step).
@@ -71,6 +74,7 @@ impl Stage {
     /// A short name, for profilers.
     pub fn name(self) -> &'static str {
         match self {
+            Stage::OrderContacts => "order_contacts",
             Stage::PrepareContacts => "prepare_contacts",
             Stage::PrepareJoints => "prepare_joints",
             Stage::IntegrateVelocities => "integrate_velocities",
@@ -87,7 +91,11 @@ impl Stage {
 /// The soft step's stage list for `substeps` substeps, written into `stages`.
 pub fn soft_step_stages(substeps: u32, stages: &mut Vec<Stage>) {
     stages.clear();
-    stages.extend([Stage::PrepareContacts, Stage::PrepareJoints]);
+    stages.extend([
+        Stage::OrderContacts,
+        Stage::PrepareContacts,
+        Stage::PrepareJoints,
+    ]);
     for _ in 0..substeps.max(1) {
         stages.extend([
             Stage::IntegrateVelocities,
@@ -229,6 +237,8 @@ pub fn joint_hertz(params: &SolverParams, h: f32) -> f32 {
 pub enum StageTarget {
     /// Awake bodies.
     Bodies,
+    /// Graph colours, one per block (the contact order).
+    Colors,
     /// Contact bundles: one colour's, or (prepare and store) every colour's.
     Bundles,
     /// Overflow constraints, solved by the scalar path.
@@ -296,6 +306,9 @@ pub struct StepShape<'a> {
     /// The bundles of each colour, in order (empty ranges for colours without contacts).
     pub color_bundles: &'a [Range<u32>],
     pub bundle_count: u32,
+    /// The colours whose contacts the step orders (all of them with several workers, none
+    /// with one: see `contact_order.rs`).
+    pub ordered_colors: u32,
     pub overflow_count: u32,
     /// The number of joints of each colour, in order.
     pub color_joints: &'a [u32],
@@ -330,6 +343,10 @@ pub fn expand_stages(stages: &[Stage], shape: &StepShape<'_>, entries: &mut Vec<
             Stage::IntegrateVelocities | Stage::IntegratePositions => {
                 let size = block_size(shape.body_count, MIN_BODIES_PER_BLOCK);
                 push(stage, StageTarget::Bodies, None, 0..shape.body_count, size);
+            }
+            Stage::OrderContacts => {
+                let colors = 0..shape.ordered_colors;
+                push(stage, StageTarget::Colors, None, colors, 1);
             }
             Stage::PrepareContacts | Stage::StoreImpulses => {
                 let size = block_size(shape.bundle_count, MIN_BUNDLES_PER_BLOCK);
@@ -481,9 +498,9 @@ mod tests {
     fn soft_step_list_repeats_the_substep() {
         let mut stages = Vec::new();
         soft_step_stages(4, &mut stages);
-        assert_eq!(stages.len(), 2 + 4 * 5 + 2);
+        assert_eq!(stages.len(), 3 + 4 * 5 + 2);
         assert_eq!(
-            &stages[2..7],
+            &stages[3..8],
             &[
                 Stage::IntegrateVelocities,
                 Stage::WarmStart,
@@ -494,7 +511,7 @@ mod tests {
         );
         assert_eq!(stages.iter().filter(|s| **s == Stage::Relax).count(), 4);
         soft_step_stages(0, &mut stages);
-        assert_eq!(stages.len(), 2 + 5 + 2);
+        assert_eq!(stages.len(), 3 + 5 + 2);
     }
 
     #[test]
@@ -548,6 +565,7 @@ mod tests {
             body_count: 10,
             color_bundles: &color_bundles,
             bundle_count: 6,
+            ordered_colors: 0,
             overflow_count: 2,
             color_joints: &color_joints,
             overflow_joints: 3,
@@ -597,6 +615,35 @@ mod tests {
     }
 
     #[test]
+    fn the_order_stage_has_one_block_per_colour_to_order() {
+        let mut stages = Vec::new();
+        soft_step_stages(1, &mut stages);
+        let color_bundles = [0..40, 40..43];
+        let shape = StepShape {
+            body_count: 1000,
+            color_bundles: &color_bundles,
+            bundle_count: 43,
+            ordered_colors: 1,
+            overflow_count: 0,
+            color_joints: &[],
+            overflow_joints: 0,
+        };
+        let mut entries = Vec::new();
+        expand_stages(&stages, &shape, &mut entries);
+        let first = &entries[0];
+        assert_eq!(
+            (
+                first.stage,
+                first.target,
+                first.items.clone(),
+                first.block_count()
+            ),
+            (Stage::OrderContacts, StageTarget::Colors, 0..1, 1)
+        );
+        assert_eq!(entries[1].stage, Stage::PrepareContacts);
+    }
+
+    #[test]
     fn expansion_gives_overflow_then_colours_per_pass() {
         let mut stages = Vec::new();
         soft_step_stages(2, &mut stages);
@@ -605,6 +652,7 @@ mod tests {
             body_count: 1000,
             color_bundles: &color_bundles,
             bundle_count: 43,
+            ordered_colors: 0,
             overflow_count: 5,
             color_joints: &[],
             overflow_joints: 0,

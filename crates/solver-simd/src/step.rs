@@ -29,6 +29,7 @@
 
 use crate::constraints::ContactRecord;
 use crate::contact_constraint::{ContactConstraint, prepare_contacts};
+use crate::contact_order::order_colour;
 use crate::contact_solver::{
     ContactRows, apply_restitution, solve_contacts, store_impulses, warm_start_contacts,
 };
@@ -42,11 +43,13 @@ use crate::joint::JointConstraint;
 use crate::joint_passes::{JointArrays, run_joint_block, run_overflow_joint_block};
 use crate::params::SolverKind;
 use crate::stages::{Stage, StageEntry, StageTarget, StepContext};
+use crate::wide::LANES;
 use core::ops::Range;
 use core_soa::SharedSlice;
 use core_soa::{BodySim, BodyState};
 
-/// Where a bundle's contacts are: `lane_count` records of colour `group` from `first` on.
+/// Where a bundle's contacts are: records of colour `group`, at the `lane_count` positions
+/// the colour's contact order (`StepArrays::contact_orders`) lists from `first` on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BundleSource {
     pub group: u32,
@@ -55,8 +58,8 @@ pub struct BundleSource {
 }
 
 impl BundleSource {
-    /// The bundle's records within its colour.
-    pub fn contacts(self) -> Range<usize> {
+    /// The bundle's lanes in the step's contact order.
+    pub fn lanes(self) -> Range<usize> {
         let first = self.first as usize;
         first..first + self.lane_count as usize
     }
@@ -76,6 +79,13 @@ pub(crate) struct StepArrays<'a, C> {
     /// The prepared overflow contacts; constraint `i` is record `i` of the overflow group.
     pub overflow: SharedSlice<'a, ContactConstraint>,
     pub bundle_sources: &'a [BundleSource],
+    /// Per colour, its record positions in the order its bundles take them
+    /// (`contact_order.rs`): written by the order stage, read by prepare and store.
+    pub contact_orders: Vec<SharedSlice<'a, u32>>,
+    /// The colours the order stage orders this step, one per item.
+    pub colors_to_order: &'a [u32],
+    /// Per colour, the order stage's scratch.
+    pub order_buckets: Vec<SharedSlice<'a, u16>>,
 }
 
 impl<C> StepArrays<'_, C> {
@@ -113,6 +123,7 @@ pub(crate) fn run_block<C: ContactRecord>(
     let items = entry.block(block);
     match entry.target {
         StageTarget::Bodies => run_body_block(entry.stage, items, ctx, arrays),
+        StageTarget::Colors => order_colour_block(items, arrays),
         StageTarget::Bundles => run_bundle_block(entry.stage, items, ctx, arrays),
         StageTarget::Overflow => {
             let serial = entry.block_count() == 1;
@@ -213,6 +224,24 @@ fn solve_bundles_biased(
     }
 }
 
+fn order_colour_block<C: ContactRecord>(items: Range<usize>, arrays: &StepArrays<C>) {
+    for &color in &arrays.colors_to_order[items] {
+        let color = color as usize;
+        let group = &arrays.contacts[color];
+        let (order, buckets) = (&arrays.contact_orders[color], &arrays.order_buckets[color]);
+        // SAFETY: during the order entry records are only read, and each block writes the
+        // order and scratch of its own colours (each colour is listed once).
+        let (contacts, order, buckets) = unsafe {
+            (
+                group.slice(0..group.len()),
+                order.slice_mut(0..order.len()),
+                buckets.slice_mut(0..buckets.len()),
+            )
+        };
+        order_colour(contacts, arrays.states.len(), order, buckets);
+    }
+}
+
 fn prepare_bundle_block<C: ContactRecord>(
     items: Range<usize>,
     ctx: &StepContext,
@@ -228,8 +257,15 @@ fn prepare_bundle_block<C: ContactRecord>(
     };
     for (bundle, source) in bundles.iter_mut().zip(&arrays.bundle_sources[items]) {
         let group = &arrays.contacts[source.group as usize];
+        let order = &arrays.contact_orders[source.group as usize];
+        // SAFETY: the order is written only by its own entry, before this one.
+        let lanes = unsafe { order.slice(source.lanes()) };
+        // Lanes past the bundle's last repeat it; only the first `lanes.len()` are used.
+        let position = |lane: usize| lanes[lane.min(lanes.len() - 1)] as usize;
         // SAFETY: contact records are only read during a prepare entry.
-        let contacts = unsafe { group.slice(source.contacts()) };
+        let records: [&C; LANES] =
+            core::array::from_fn(|lane| unsafe { group.get(position(lane)) });
+        let contacts = &records[..lanes.len()];
         prepare_bundle_in_place(bundle, contacts, states, &ctx.softness, ctx.warm_start);
     }
 }
@@ -239,9 +275,14 @@ fn store_bundle_block<C: ContactRecord>(items: Range<usize>, arrays: &StepArrays
     let bundles = unsafe { arrays.bundles.slice(items.clone()) };
     for (bundle, source) in bundles.iter().zip(&arrays.bundle_sources[items]) {
         let group = &arrays.contacts[source.group as usize];
-        // SAFETY: every bundle has its own records (each colour is cut into disjoint bundles),
-        // and each thread stores its own bundles.
-        store_bundle_impulses(bundle, unsafe { group.slice_mut(source.contacts()) });
+        let order = &arrays.contact_orders[source.group as usize];
+        // SAFETY: the order is written only by its own entry, before this one.
+        let lanes = unsafe { order.slice(source.lanes()) };
+        // SAFETY: every bundle has its own records (a colour's order names each of its records
+        // once, and the colour is cut into disjoint runs of it), and each thread stores its own
+        // bundles.
+        let records = lanes.iter().map(|&p| unsafe { group.get_mut(p as usize) });
+        store_bundle_impulses(bundle, records);
     }
 }
 

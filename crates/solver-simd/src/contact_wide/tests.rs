@@ -361,7 +361,8 @@ fn preparing_in_place_overwrites_every_field() {
         contact.manifold.point_count = 1;
     }
     let mut reused = prepare_bundle(&two_point, &states, &softness(), true);
-    prepare_bundle_in_place(&mut reused, &one_point, &states, &softness(), true);
+    let records: Vec<&SolverContact> = one_point.iter().collect();
+    prepare_bundle_in_place(&mut reused, &records, &states, &softness(), true);
     let fresh = prepare_bundle(&one_point, &states, &softness(), true);
     assert_eq!(reused.lane_count(), fresh.lane_count());
     assert_eq!(reused.point_counts, fresh.point_counts);

@@ -611,8 +611,8 @@ fn profile_is_filled_and_consistent() {
     );
     assert!(profile.total > 0.0);
     assert!(profile.stage_sum() <= profile.total * 1.0001 + 1e-6);
-    // Prepare contacts and joints, 4 × 5 substep stages, restitution and store.
-    assert_eq!(solver.stages().len(), 2 + 4 * 5 + 2);
+    // Order and prepare contacts, prepare joints, 4 × 5 substep stages, restitution and store.
+    assert_eq!(solver.stages().len(), 3 + 4 * 5 + 2);
     assert_eq!(solver.constraints().len(), 1);
 }
 
