@@ -277,6 +277,12 @@ impl ContactSolver {
             );
         }
         #[cfg(feature = "validate")]
+        for (order, sources) in self.orders.per_color.iter().zip(&self.color_bundles) {
+            let sources = &self.bundle_sources[sources.start as usize..sources.end as usize];
+            let count = sources.iter().map(|s| s.lane_count as usize).sum();
+            crate::validate::check_contact_order(order, count);
+        }
+        #[cfg(feature = "validate")]
         for range in &self.color_bundles {
             let colour = &self.bundles[range.start as usize..range.end as usize];
             crate::validate::check_color_bundles(colour, states);

@@ -2,8 +2,9 @@
 //!
 //! The colour check before each step guarantees the colour invariant on the *records*; this check
 //! confirms that the bundles the kernels actually ran keep it: no dynamic body appears twice
-//! among a colour's bundles. A failure is a bug in the solver itself, so it panics with a
-//! description.
+//! among a colour's bundles, and each colour's contact order (`contact_order.rs`) names each
+//! of the colour's records exactly once — the store's writes rest on it. A failure is a bug in
+//! the solver itself, so it panics with a description.
 
 use crate::contact_wide::ContactBundle;
 use core_soa::{BodyState, NULL_BODY, body_flags};
@@ -21,6 +22,23 @@ pub(crate) fn check_color_bundles(bundles: &[ContactBundle], states: &[BodyState
                 "dynamic body {body} twice in one colour's bundles"
             );
         }
+    }
+}
+
+/// Panics unless `order` is a permutation of `0..count`.
+pub(crate) fn check_contact_order(order: &[u32], count: usize) {
+    let mut seen = vec![false; count];
+    assert_eq!(
+        order.len(),
+        count,
+        "a colour's order is not as long as the colour"
+    );
+    for &position in order {
+        let position = position as usize;
+        assert!(
+            position < count && !std::mem::replace(&mut seen[position], true),
+            "a colour's order names position {position} twice or past the end"
+        );
     }
 }
 
