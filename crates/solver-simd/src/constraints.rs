@@ -238,11 +238,12 @@ impl ColorChecker {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use core_soa::NULL_BODY;
 
-    fn contact(a: u32, b: u32) -> SolverContact {
+    /// A contact between `a` and `b` with unit masses (also used by `contact_order`'s tests).
+    pub(crate) fn contact(a: u32, b: u32) -> SolverContact {
         SolverContact {
             body_a: a,
             body_b: b,

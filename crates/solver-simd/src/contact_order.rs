@@ -140,21 +140,8 @@ impl ContactOrders {
 mod tests {
     use super::*;
     use crate::SolverContact;
+    use crate::constraints::tests::contact;
     use core_soa::NULL_BODY;
-
-    fn contact(body_a: u32, body_b: u32) -> SolverContact {
-        SolverContact {
-            body_a,
-            body_b,
-            inv_mass_a: 1.0,
-            inv_inertia_a: 1.0,
-            inv_mass_b: 1.0,
-            inv_inertia_b: 1.0,
-            friction: 0.5,
-            restitution: 0.0,
-            manifold: Default::default(),
-        }
-    }
 
     #[test]
     fn a_large_colour_is_ordered_by_its_lower_body_and_keeps_every_contact_once() {
