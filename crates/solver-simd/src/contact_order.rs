@@ -22,10 +22,10 @@
 //! remade every [`ORDER_REFRESH_STEPS`] steps: in a resting pyramid nothing moves between
 //! colours. In a tumbling pile most colours change their count every step and are ordered
 //! every step; keeping their orders in between (trimmed and extended to the new count) cost
-//! more in the solve passes than it saved. The orders
-//! are made in a stage of their own, one block per colour, before the preparation. A colour
-//! of at most [`UNSORTED_MAX`] contacts keeps the graph's order (one or two blocks; nothing to
-//! share), and with one worker every colour does.
+//! more in the solve passes than it saved. The orders are made in a stage of their own, one
+//! block per colour, before the preparation. A colour of at most [`UNSORTED_MAX`] contacts
+//! keeps the graph's order (one or two blocks; nothing to share), and with one worker every
+//! colour does.
 //!
 //! ```text
 //!   bucket(c) = ⌊min(body_a, body_b) · buckets / body_count⌋      (a static side is NULL_BODY,
@@ -116,8 +116,9 @@ impl ContactOrders {
         self.per_color.resize_with(counts.len(), Vec::new);
         self.buckets.resize_with(self.per_color.len(), Vec::new);
         self.to_order.clear();
-        let refresh = sort && (!self.sorted || self.age + 1 >= ORDER_REFRESH_STEPS);
-        self.age = if refresh { 0 } else { self.age + 1 };
+        let age = self.age.saturating_add(1);
+        let refresh = sort && (!self.sorted || age >= ORDER_REFRESH_STEPS);
+        self.age = if refresh { 0 } else { age };
         let switched = sort != self.sorted;
         self.sorted = sort;
         for (color, (order, count)) in self.per_color.iter_mut().zip(counts).enumerate() {
