@@ -14,8 +14,9 @@
 //!
 //! **Per-step terms.** Gravity, force, torque, masses, damping and `h` do not change within a
 //! step, so the velocity increments and damping factors of a substep are the same in every
-//! substep. [`begin_step_on`] computes them once per step into a compact [`VelocityTerms`]
-//! array (20 bytes a body) beside the pass it already makes over the sims, and every
+//! substep. [`begin_step`] — the step's first stage, run in blocks of bodies by the solver's
+//! workers — computes them once per step into a compact [`VelocityTerms`] array (20 bytes a
+//! body) in the same walk over the sims that records the start pose, and every
 //! substep's [`integrate_velocities`] reads that array and the hot state instead of the
 //! fields of the large `BodySim` (which span two cache lines), and divides nothing. The
 //! arithmetic is the same expressions evaluated once instead of four times, so the velocities
@@ -95,17 +96,23 @@ pub type TermsOut<'a> = Option<(&'a mut [VelocityTerms], &'a VelocityIntegration
 pub fn begin_step(states: &mut [BodyState], sims: &mut [BodySim], terms: TermsOut<'_>) {
     zone!("begin_step chunk");
     debug_assert_eq!(states.len(), sims.len());
-    for (state, sim) in states.iter_mut().zip(sims.iter_mut()) {
+    let begin = |state: &mut BodyState, sim: &mut BodySim| {
         state.delta_position = Vec2::ZERO;
         state.delta_rotation = Rot::IDENTITY;
         sim.center0 = sim.center;
         sim.rotation0 = sim.transform.q;
-    }
-    if let Some((terms, step)) = terms {
-        debug_assert_eq!(terms.len(), sims.len());
-        for (terms, sim) in terms.iter_mut().zip(sims.iter()) {
-            *terms = VelocityTerms::of(sim, step);
+    };
+    let bodies = states.iter_mut().zip(sims.iter_mut());
+    match terms {
+        // One walk over the sims: a large scene's sims do not fit in the cache twice.
+        Some((terms, step)) => {
+            debug_assert_eq!(terms.len(), bodies.len());
+            for ((state, sim), terms) in bodies.zip(terms.iter_mut()) {
+                begin(state, sim);
+                *terms = VelocityTerms::of(sim, step);
+            }
         }
+        None => bodies.for_each(|(state, sim)| begin(state, sim)),
     }
 }
 

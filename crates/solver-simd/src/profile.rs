@@ -16,8 +16,9 @@
 //!   relax_impulses, restitution, store_impulses
 //!                             orchestrating thread   one stage entry (a stage of one colour)
 //!   <stage> block             every worker           one block of that entry's work
-//!   begin_step, finalize_poses
-//!                             orchestrating thread   the serial ends of the step
+//!   begin_step                orchestrating thread   the step's start on the bodies (an entry)
+//!   begin_step block          every worker           one block of its bodies
+//!   finalize_poses            orchestrating thread   the step's end on the bodies
 //!   <those> chunk             every worker           one chunk of their bodies
 //! ```
 //!
@@ -50,7 +51,8 @@ pub(crate) use zone;
 pub struct SolverProfile {
     /// Ordering contacts (with several workers), preparing contacts and joints.
     pub prepare: f32,
-    /// Applying gravity, forces and damping to velocities, over all substeps.
+    /// Starting the step on the bodies (their velocity terms, displacements cleared) and
+    /// applying gravity, forces and damping to velocities, over all substeps.
     pub integrate_velocities: f32,
     /// Applying the last step's impulses, over all substeps.
     pub warm_start: f32,
@@ -78,7 +80,7 @@ impl SolverProfile {
             Stage::OrderContacts | Stage::PrepareContacts | Stage::PrepareJoints => {
                 &mut self.prepare
             }
-            Stage::IntegrateVelocities => &mut self.integrate_velocities,
+            Stage::BeginStep | Stage::IntegrateVelocities => &mut self.integrate_velocities,
             Stage::WarmStart => &mut self.warm_start,
             Stage::Solve => &mut self.solve,
             Stage::IntegratePositions => &mut self.integrate_positions,
@@ -155,6 +157,7 @@ fn stage_span(stage: Stage) -> Option<tracy_client::Span> {
         Stage::OrderContacts | Stage::PrepareContacts | Stage::PrepareJoints => {
             span_location!("prepare")
         }
+        Stage::BeginStep => span_location!("begin_step"),
         Stage::IntegrateVelocities => span_location!("integrate_velocities"),
         Stage::WarmStart => span_location!("warm_start"),
         Stage::Solve => span_location!("solve_impulses"),
@@ -198,6 +201,7 @@ fn block_span(stage: Stage) -> Option<tracy_client::Span> {
         Stage::OrderContacts | Stage::PrepareContacts | Stage::PrepareJoints => {
             span_location!("prepare block")
         }
+        Stage::BeginStep => span_location!("begin_step block"),
         Stage::IntegrateVelocities => span_location!("integrate_velocities block"),
         Stage::WarmStart => span_location!("warm_start block"),
         Stage::Solve => span_location!("solve_impulses block"),

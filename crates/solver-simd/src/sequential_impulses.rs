@@ -66,6 +66,7 @@ impl NormalBias for BaumgarteBias {
 pub fn sequential_impulse_stages(iterations: u32, stages: &mut Vec<Stage>) {
     stages.clear();
     stages.extend([
+        Stage::BeginStep,
         Stage::OrderContacts,
         Stage::PrepareContacts,
         Stage::PrepareJoints,
@@ -113,8 +114,12 @@ mod tests {
             1
         );
         assert_eq!(
-            &stages[..2],
-            &[Stage::OrderContacts, Stage::PrepareContacts]
+            &stages[..3],
+            &[
+                Stage::BeginStep,
+                Stage::OrderContacts,
+                Stage::PrepareContacts
+            ]
         );
         assert_eq!(stages.last(), Some(&Stage::StoreImpulses));
         assert!(!stages.contains(&Stage::Relax));

@@ -9,12 +9,13 @@
 //! One step ([`ContactSolver::step`]):
 //!
 //! ```text
-//!   begin_step     Δp = 0, Δq = I, center0/rotation0 = current pose; velocity terms
 //!   check          no dynamic body twice in a colour's contacts and joints together
 //!   plan           bundles per colour (LANES records each); the kind's stages expanded into
 //!                  entries per colour (its joints, then its bundles) and overflow, with block
 //!                  sizes from the counts; runs of one-block entries of a stage fused
-//!   execute        the entries in order, blocks spread over the workers, each timed
+//!   execute        the entries in order, blocks spread over the workers, each timed; the
+//!                  first (begin_step) sets Δp = 0, Δq = I, center0/rotation0 = current pose
+//!                  and the bodies' velocity terms
 //!   finalize       pose from center0 + Δp, Δq·rotation0; forces cleared; blow-ups reported
 //! ```
 //!
@@ -231,17 +232,15 @@ impl ContactSolver {
         let body_count = states.len().min(sims.len());
         debug_assert_eq!(states.len(), sims.len(), "states and sims must be parallel");
         let (states, sims) = (&mut states[..body_count], &mut sims[..body_count]);
-        {
-            zone!("begin_step");
-            let terms_len = if context.is_some() { body_count } else { 0 };
-            set_len_for_overwrite(&mut self.velocity_terms, terms_len);
-            let terms = context.map(|c| (&mut self.velocity_terms[..], &c.velocity));
-            begin_step_on(self.workers, states, sims, terms);
-        }
         let Some(context) = context else {
+            zone!("begin_step");
+            begin_step_on(self.workers, states, sims, None);
             profile.total = ms_since(step_start);
             return;
         };
+        // Written by the begin pass, the first stage, on the workers that later integrate the
+        // same bodies.
+        set_len_for_overwrite(&mut self.velocity_terms, body_count);
         self.plan(context, &constraints, body_count);
         {
             let StepConstraints { colors, overflow } = constraints;

@@ -4,7 +4,7 @@
 //! `N`):
 //!
 //! ```text
-//!   OrderContacts → PrepareContacts → PrepareJoints
+//!   BeginStep → OrderContacts → PrepareContacts → PrepareJoints
 //!   ┌─ × N ───────────────────────────────────────────────────────────────┐
 //!   │ IntegrateVelocities → WarmStart → Solve → IntegratePositions → Relax │
 //!   └──────────────────────────────────────────────────────────────────────┘
@@ -47,6 +47,9 @@ use std::ops::Range;
 /// The stages, as data: the list is built once per step and walked by one loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
+    /// Start the step on every body: clear its displacement, record its start pose and compute
+    /// its velocity terms (`integrate.rs`, once per step).
+    BeginStep,
     /// Order each colour's contacts for bundling (`contact_order.rs`; only with several
     /// workers, once per step).
     OrderContacts,
@@ -74,6 +77,7 @@ impl Stage {
     /// A short name, for profilers.
     pub fn name(self) -> &'static str {
         match self {
+            Stage::BeginStep => "begin_step",
             Stage::OrderContacts => "order_contacts",
             Stage::PrepareContacts => "prepare_contacts",
             Stage::PrepareJoints => "prepare_joints",
@@ -92,6 +96,7 @@ impl Stage {
 pub fn soft_step_stages(substeps: u32, stages: &mut Vec<Stage>) {
     stages.clear();
     stages.extend([
+        Stage::BeginStep,
         Stage::OrderContacts,
         Stage::PrepareContacts,
         Stage::PrepareJoints,
@@ -340,7 +345,7 @@ pub fn expand_stages(stages: &[Stage], shape: &StepShape<'_>, entries: &mut Vec<
     let overflow_group = shape.color_joints.len().max(shape.color_bundles.len()) as u32;
     for &stage in stages {
         match stage {
-            Stage::IntegrateVelocities | Stage::IntegratePositions => {
+            Stage::BeginStep | Stage::IntegrateVelocities | Stage::IntegratePositions => {
                 let size = block_size(shape.body_count, MIN_BODIES_PER_BLOCK);
                 push(stage, StageTarget::Bodies, None, 0..shape.body_count, size);
             }
@@ -498,9 +503,9 @@ mod tests {
     fn soft_step_list_repeats_the_substep() {
         let mut stages = Vec::new();
         soft_step_stages(4, &mut stages);
-        assert_eq!(stages.len(), 3 + 4 * 5 + 2);
+        assert_eq!(stages.len(), 4 + 4 * 5 + 2);
         assert_eq!(
-            &stages[3..8],
+            &stages[4..9],
             &[
                 Stage::IntegrateVelocities,
                 Stage::WarmStart,
@@ -511,7 +516,7 @@ mod tests {
         );
         assert_eq!(stages.iter().filter(|s| **s == Stage::Relax).count(), 4);
         soft_step_stages(0, &mut stages);
-        assert_eq!(stages.len(), 3 + 5 + 2);
+        assert_eq!(stages.len(), 4 + 5 + 2);
     }
 
     #[test]
@@ -630,17 +635,21 @@ mod tests {
         };
         let mut entries = Vec::new();
         expand_stages(&stages, &shape, &mut entries);
-        let first = &entries[0];
+        assert_eq!(
+            (entries[0].stage, entries[0].target),
+            (Stage::BeginStep, StageTarget::Bodies)
+        );
+        let order = &entries[1];
         assert_eq!(
             (
-                first.stage,
-                first.target,
-                first.items.clone(),
-                first.block_count()
+                order.stage,
+                order.target,
+                order.items.clone(),
+                order.block_count()
             ),
             (Stage::OrderContacts, StageTarget::Colors, 0..1, 1)
         );
-        assert_eq!(entries[1].stage, Stage::PrepareContacts);
+        assert_eq!(entries[2].stage, Stage::PrepareContacts);
     }
 
     #[test]
@@ -659,10 +668,16 @@ mod tests {
         };
         let mut entries = Vec::new();
         expand_stages(&stages, &shape, &mut entries);
-        // prepare (bundles, overflow) + 2 × (integrate v, 3 passes × (overflow + 2 colours),
-        // integrate x) + restitution (overflow + 2 colours) + store (bundles, overflow).
-        assert_eq!(entries.len(), 2 + 2 * (1 + 3 * 3 + 1) + 3 + 2);
-        let solves: Vec<_> = entries[..13]
+        // begin + prepare (bundles, overflow) + 2 × (integrate v, 3 passes × (overflow + 2
+        // colours), integrate x) + restitution (overflow + 2 colours) + store (bundles,
+        // overflow).
+        assert_eq!(entries.len(), 1 + 2 + 2 * (1 + 3 * 3 + 1) + 3 + 2);
+        let begin = &entries[0];
+        assert_eq!(
+            (begin.stage, begin.items.clone(), begin.block_size),
+            (Stage::BeginStep, 0..1000, 128)
+        );
+        let solves: Vec<_> = entries[..14]
             .iter()
             .filter(|e| e.stage == Stage::Solve)
             .map(|e| (e.target, e.color, e.items.clone(), e.block_count()))
@@ -675,12 +690,12 @@ mod tests {
                 (StageTarget::Bundles, Some(2), 40..43, 1),
             ]
         );
-        let prepare = &entries[0];
+        let prepare = &entries[1];
         assert_eq!(
             (prepare.stage, prepare.target),
             (Stage::PrepareContacts, StageTarget::Bundles)
         );
-        let bodies = &entries[2];
+        let bodies = &entries[3];
         assert_eq!(
             (bodies.stage, bodies.block_size),
             (Stage::IntegrateVelocities, 128)

@@ -9,13 +9,14 @@
 //! |---|---|---|---|
 //! | bundles | scalar prepare + pack, per bundle, from its records / the impulses back into them | wide kernels over the block's bundles | — |
 //! | overflow | scalar, per block of contacts | scalar, the whole set as one block | — |
-//! | bodies | — | — | the block's bodies |
+//! | bodies | — | — | the block's bodies (and the step's begin pass) |
 //! | joints, overflow joints | prepare per joint (parallel) | scalar joint kernels (see [`crate::joint_passes`]) | — |
 //!
 //! The executor runs the schedule, in which a run of one-block entries of one stage is one
 //! fused entry (`stages::fuse_single_blocks`); `run_scheduled` runs such an entry's members one
 //! after another, each as its single block, and hands every other entry to `run_block`. The
-//! body stages read the velocity terms of the step's begin pass (`integrate.rs`).
+//! body stages read the velocity terms that the step's first stage, the begin pass, wrote
+//! (`integrate.rs`).
 //!
 //! Each access below states why it cannot race: blocks of one entry cover disjoint items;
 //! entries run one after another; within a colour no dynamic body repeats (checked before the
@@ -38,7 +39,7 @@ use crate::contact_wide::{
     store_bundle_impulses, warm_start_bundles,
 };
 use crate::gather_scatter::SharedBodies;
-use crate::integrate::{VelocityTerms, integrate_positions, integrate_velocities};
+use crate::integrate::{VelocityTerms, begin_step, integrate_positions, integrate_velocities};
 use crate::joint::JointConstraint;
 use crate::joint_passes::{JointArrays, run_joint_block, run_overflow_joint_block};
 use crate::params::SolverKind;
@@ -156,8 +157,12 @@ fn joint_arrays<'s, 'a, C>(arrays: &'s StepArrays<'a, C>, group: usize) -> Joint
 }
 
 fn run_body_block<C>(stage: Stage, items: Range<usize>, ctx: &StepContext, arrays: &StepArrays<C>) {
+    if stage == Stage::BeginStep {
+        return begin_body_block(items, ctx, arrays);
+    }
     // SAFETY: body stages give each thread a disjoint block of bodies, and no other entry runs
-    // at the same time; the velocity terms are only read during the solver's stages.
+    // at the same time; the velocity terms are written only by the begin pass, an earlier
+    // entry.
     let (states, terms) = unsafe {
         (
             arrays.states.slice_mut(items.clone()),
@@ -169,6 +174,21 @@ fn run_body_block<C>(stage: Stage, items: Range<usize>, ctx: &StepContext, array
         Stage::IntegratePositions => integrate_positions(states, ctx.h),
         _ => debug_assert!(false, "{stage:?} is not a body stage"),
     }
+}
+
+/// The begin pass over a block of bodies: the only stage that writes the body sims and the
+/// velocity terms.
+fn begin_body_block<C>(items: Range<usize>, ctx: &StepContext, arrays: &StepArrays<C>) {
+    // SAFETY: each thread holds a disjoint block of bodies, and no other entry runs at the same
+    // time; the block's states, sims and terms are those of the same bodies.
+    let (states, sims, terms) = unsafe {
+        (
+            arrays.states.slice_mut(items.clone()),
+            arrays.sims.slice_mut(items.clone()),
+            arrays.velocity_terms.slice_mut(items),
+        )
+    };
+    begin_step(states, sims, Some((terms, &ctx.velocity)));
 }
 
 fn run_bundle_block<C: ContactRecord>(

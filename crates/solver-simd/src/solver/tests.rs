@@ -611,8 +611,9 @@ fn profile_is_filled_and_consistent() {
     );
     assert!(profile.total > 0.0);
     assert!(profile.stage_sum() <= profile.total * 1.0001 + 1e-6);
-    // Order and prepare contacts, prepare joints, 4 × 5 substep stages, restitution and store.
-    assert_eq!(solver.stages().len(), 3 + 4 * 5 + 2);
+    // Begin, order and prepare contacts, prepare joints, 4 × 5 substep stages, restitution
+    // and store.
+    assert_eq!(solver.stages().len(), 4 + 4 * 5 + 2);
     assert_eq!(solver.constraints().len(), 1);
 }
 
@@ -1046,8 +1047,9 @@ fn counters_and_entries_describe_the_colours() {
     assert_eq!(counters.colors, layout.colors_in_use());
     assert_eq!(counters.colored_contacts, contacts.len());
     assert_eq!(counters.overflow_contacts, 0);
-    // Per substep: integrate velocities, 3 passes per colour, integrate positions.
+    // Begin; prepare; per substep: integrate velocities, 3 passes per colour, integrate
+    // positions; restitution per colour; store.
     let colors = counters.colors;
-    assert_eq!(counters.stages, 1 + 4 * (2 + 3 * colors) + colors + 1);
+    assert_eq!(counters.stages, 1 + 1 + 4 * (2 + 3 * colors) + colors + 1);
     assert_eq!(solver.stage_entries().len(), counters.stages);
 }
