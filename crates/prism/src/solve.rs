@@ -33,9 +33,9 @@
 //! except in `validate` builds, which make it every step.
 //!
 //! Then divergence is collected: the solver leaves a body whose velocity or displacement blew up
-//! at its start pose, at rest, and lists it; the World also checks every awake body's pose and
-//! resets any that is not finite to the pose recorded at the step start (`center0`,
-//! `rotation0`). Those bodies are reported as the step's divergence events
+//! at its start pose, at rest, and lists it, and likewise a body whose new pose is not finite
+//! (it checks each pose as its final pass writes it, so no serial pass over the awake bodies
+//! is needed here). Those bodies are reported as the step's divergence events
 //! ([`World::diverged_bodies`]) and the step still succeeds: a blow-up is something the
 //! simulation did, not a mistake in the caller's arguments. Contact impulses that are not
 //! finite are zeroed by the solver and joint impulses here. No NaN survives into the next
@@ -49,7 +49,7 @@ use crate::contact::{PartedContact, PartedContacts};
 use crate::profile::zone;
 use crate::solver_set::{AWAKE_SET, SolverSet};
 use crate::world::World;
-use core_soa::{BodyId, BodySim, BodyState, Transform, Vec2};
+use core_soa::BodyId;
 use solver_simd::{
     AwakeBodies, ColorConstraints, ContactSolver, SolverParams, SolverProfile, StepConstraints,
 };
@@ -133,15 +133,12 @@ impl World {
         let _: Option<String> = complaint;
     }
 
-    /// The bodies the solver reported as blown up, plus any whose pose is not finite (reset
-    /// here), in awake-set order.
+    /// The bodies the solver reported as blown up (their motion or their new pose not finite)
+    /// and put back at their start pose, in awake-set order.
     fn collect_diverged_bodies(&mut self) -> Vec<BodyId> {
-        let mut diverged = self.solver.non_finite_bodies().to_vec();
-        diverged.extend(self.reset_diverged_bodies());
-        diverged.sort_unstable();
-        diverged.dedup();
         let sims = self.solver_sets[AWAKE_SET as usize].bodies.sims();
-        diverged
+        self.solver
+            .non_finite_bodies()
             .iter()
             .filter_map(|&local| self.bodies.key_at(sims.get(local as usize)?.body))
             .collect()
@@ -165,22 +162,6 @@ impl World {
             kind: def.solver_kind,
             enable_warm_starting: def.enable_warm_starting,
         }
-    }
-
-    /// Puts every awake body with a non-finite velocity or pose back at its step-start pose, at
-    /// rest; returns their awake-set indices. (The solver already resets bodies whose velocity
-    /// blew up; this also catches a pose that overflowed.)
-    fn reset_diverged_bodies(&mut self) -> Vec<u32> {
-        let mut diverged = Vec::new();
-        let bodies = &mut self.solver_sets[AWAKE_SET as usize].bodies;
-        let (sims, states) = bodies.sims_and_states_mut();
-        for (local, (sim, state)) in sims.iter_mut().zip(states.iter_mut()).enumerate() {
-            if !is_body_finite(sim, state) {
-                reset_to_step_start(sim, state);
-                diverged.push(local as u32);
-            }
-        }
-        diverged
     }
 }
 
@@ -227,28 +208,6 @@ fn step_constraints(graph: &mut Graph) -> StepConstraints<'_, ContactSim> {
         .collect();
     let overflow = colors.pop().unwrap_or_default();
     StepConstraints { colors, overflow }
-}
-
-fn is_body_finite(sim: &BodySim, state: &BodyState) -> bool {
-    state.linear_velocity.is_finite()
-        && state.angular_velocity.is_finite()
-        && sim.center.is_finite()
-        && sim.transform.p.is_finite()
-        && sim.transform.q.c.is_finite()
-        && sim.transform.q.s.is_finite()
-}
-
-/// Restores the pose recorded at the start of the step and stops the body.
-fn reset_to_step_start(sim: &mut BodySim, state: &mut BodyState) {
-    let rotation = sim.rotation0;
-    sim.center = sim.center0;
-    sim.transform = Transform::new(sim.center0 - rotation.rotate(sim.local_center), rotation);
-    sim.force = Vec2::ZERO;
-    sim.torque = 0.0;
-    state.linear_velocity = Vec2::ZERO;
-    state.angular_velocity = 0.0;
-    state.delta_position = Vec2::ZERO;
-    state.delta_rotation = core_soa::Rot::IDENTITY;
 }
 
 #[cfg(test)]

@@ -179,7 +179,9 @@ pub fn integrate_positions(states: &mut [BodyState], h: f32) {
 /// A body whose velocity or displacement is no longer finite (a numerical blow-up) is not
 /// moved: it keeps its start pose, its velocity and displacement are zeroed, and its index
 /// (`first_index` + its position in the slice) is pushed to `non_finite`, so that one bad body
-/// is reported instead of spreading NaN through the World.
+/// is reported instead of spreading NaN through the World. A body whose motion is finite but
+/// whose new pose is not (a pose that overflowed) is put back at its start pose, at rest, and
+/// reported the same way.
 pub fn finalize_bodies(
     states: &mut [BodyState],
     sims: &mut [BodySim],
@@ -189,12 +191,9 @@ pub fn finalize_bodies(
     zone!("finalize_poses chunk");
     debug_assert_eq!(states.len(), sims.len());
     for (offset, (state, sim)) in states.iter_mut().zip(sims.iter_mut()).enumerate() {
-        if !state_is_finite(state) {
-            non_finite.push(first_index + offset as u32);
-            state.linear_velocity = Vec2::ZERO;
-            state.angular_velocity = 0.0;
-            state.delta_position = Vec2::ZERO;
-            state.delta_rotation = Rot::IDENTITY;
+        let motion_finite = state_is_finite(state);
+        if !motion_finite {
+            stop(state);
         }
         let q = state.delta_rotation.mul(sim.rotation0).normalize();
         sim.center = sim.center0 + state.delta_position;
@@ -202,7 +201,36 @@ pub fn finalize_bodies(
         sim.transform.p = sim.center - q.rotate(sim.local_center);
         sim.force = Vec2::ZERO;
         sim.torque = 0.0;
+        let pose_finite = pose_is_finite(sim);
+        if !pose_finite {
+            stop(state);
+            let rotation = sim.rotation0;
+            sim.center = sim.center0;
+            sim.transform.q = rotation;
+            sim.transform.p = sim.center0 - rotation.rotate(sim.local_center);
+        }
+        if !(motion_finite && pose_finite) {
+            non_finite.push(first_index + offset as u32);
+        }
     }
+}
+
+/// Zeroes the body's velocity and its displacement in the step.
+#[inline]
+fn stop(state: &mut BodyState) {
+    state.linear_velocity = Vec2::ZERO;
+    state.angular_velocity = 0.0;
+    state.delta_position = Vec2::ZERO;
+    state.delta_rotation = Rot::IDENTITY;
+}
+
+/// True when the body's centre of mass and transform are all finite.
+#[inline]
+fn pose_is_finite(sim: &BodySim) -> bool {
+    sim.center.is_finite()
+        && sim.transform.p.is_finite()
+        && sim.transform.q.c.is_finite()
+        && sim.transform.q.s.is_finite()
 }
 
 /// [`finalize_bodies`] split over the current rayon pool in fixed chunks when `workers > 1`;
@@ -396,6 +424,31 @@ mod tests {
         assert_eq!(sims[1].transform.p, Vec2::new(2.0, 3.0));
         assert_eq!(states[1].linear_velocity, Vec2::ZERO);
         assert!(state_is_finite(&states[0]) && state_is_finite(&states[2]));
+    }
+
+    /// A finite motion that carries a body's pose past the largest float (a displacement of
+    /// 3·10³⁸ m from 3·10³⁸ m) is caught where the pose is written: the body is put back at its
+    /// start pose, at rest, and reported once; its neighbour moves normally.
+    #[test]
+    fn overflowing_pose_is_reset_and_reported() {
+        let (state, sim) = falling_body();
+        let (mut states, mut sims) = ([state; 2], [sim; 2]);
+        let start = Vec2::new(3.0e38, 1.0);
+        (sims[0].center, sims[0].transform.p) = (start, start);
+        begin_step(&mut states, &mut sims, None);
+        for state in &mut states {
+            state.linear_velocity = Vec2::new(3.0e38, 0.0);
+        }
+        integrate_positions(&mut states, 1.0);
+        assert!(state_is_finite(&states[0]), "the motion itself is finite");
+        let mut non_finite = Vec::new();
+        finalize_bodies(&mut states, &mut sims, 7, &mut non_finite);
+        assert_eq!(non_finite, vec![7]);
+        assert_eq!((sims[0].center, sims[0].transform.p), (start, start));
+        assert_eq!(sims[0].transform.q, sim.rotation0);
+        assert_eq!(states[0].linear_velocity, Vec2::ZERO);
+        assert_eq!(states[0].delta_position, Vec2::ZERO);
+        assert_eq!(sims[1].center, Vec2::new(3.0e38, 0.0));
     }
 
     /// The chunked passes on a pool of two give the serial passes' poses and reports, with
