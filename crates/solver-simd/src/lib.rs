@@ -36,8 +36,8 @@
 //! ```text
 //!   constraints by colour ──▶ check ──▶ bundles (8 lanes) per colour, overflow constraints
 //!                                                  │
-//!   stage list: prepare │ ×N: integrate v, warm start·overflow·c0·c1…, solve·…, integrate x,
-//!               relax·… │ restitution·… │ store          ──▶ executor (1..N threads, same bits)
+//!   stage list: begin, prepare │ ×N: integrate v, warm start·overflow·c0·c1…, solve·…,
+//!               integrate x, relax·… │ restitution·… │ store ──▶ executor (1..N threads, same bits)
 //! ```
 //!
 //! ## The soft step
@@ -46,7 +46,7 @@
 //!             ┌──────────────────── substep h = dt / N, N times ────────────────────┐
 //!   prepare → │ integrate v → warm start → solve (soft, biased) → integrate x → relax │ →
 //!             └──────────────────────────────────────────────────────────────────────┘
-//!   → restitution → store impulses → finalize bodies
+//!   → restitution → store impulses → finalize bodies (and catch any that blew up)
 //! ```
 //!
 //! The biased solve pushes overlap out with a soft spring (30 Hz, damping ratio 10, at most
