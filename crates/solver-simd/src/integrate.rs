@@ -44,8 +44,9 @@ use crate::profile::zone;
 use core_soa::{BodySim, BodyState, Rot, Vec2, body_flags};
 use rayon::prelude::*;
 
-/// Bodies per parallel task in [`begin_step_on`] and [`finalize_bodies_on`]: a body costs a few
-/// nanoseconds there, so a task holds a thousand to outweigh the scheduling.
+/// Bodies per parallel task in [`finalize_bodies_on`]: a body costs a few nanoseconds there,
+/// so a task holds a thousand to outweigh the scheduling. (The begin pass is a solver stage,
+/// run in the executor's body blocks.)
 const BODY_CHUNK: usize = 1024;
 
 /// The largest rotation (radians) a body may turn in one substep: a quarter of π.
@@ -113,28 +114,6 @@ pub fn begin_step(states: &mut [BodyState], sims: &mut [BodySim], terms: TermsOu
             }
         }
         None => bodies.for_each(|(state, sim)| begin(state, sim)),
-    }
-}
-
-/// [`begin_step`] split over the current rayon pool in fixed chunks when `workers > 1`.
-/// Each body is written alone, so the result is the same for any split.
-pub fn begin_step_on(
-    workers: usize,
-    states: &mut [BodyState],
-    sims: &mut [BodySim],
-    terms: TermsOut<'_>,
-) {
-    if workers <= 1 || states.len() <= BODY_CHUNK {
-        return begin_step(states, sims, terms);
-    }
-    let chunks = states
-        .par_chunks_mut(BODY_CHUNK)
-        .zip(sims.par_chunks_mut(BODY_CHUNK));
-    match terms {
-        Some((terms, step)) => chunks
-            .zip(terms.par_chunks_mut(BODY_CHUNK))
-            .for_each(|((states, sims), terms)| begin_step(states, sims, Some((terms, step)))),
-        None => chunks.for_each(|(states, sims)| begin_step(states, sims, None)),
     }
 }
 
@@ -451,7 +430,7 @@ mod tests {
         assert_eq!(sims[1].center, Vec2::new(3.0e38, 0.0));
     }
 
-    /// The chunked passes on a pool of two give the serial passes' poses and reports, with
+    /// The chunked final pass on a pool of two gives the serial pass's poses and reports, with
     /// non-finite bodies in several chunks reported by their index in the whole slice.
     #[test]
     fn chunked_passes_match_the_serial_ones() {
@@ -481,7 +460,7 @@ mod tests {
                 .unwrap();
             pool.install(|| {
                 let out = Some((&mut terms[..], &step(0.01)));
-                begin_step_on(workers, &mut states, &mut sims, out);
+                begin_step(&mut states, &mut sims, out);
                 for &k in &bad {
                     states[k].angular_velocity = f32::INFINITY;
                 }

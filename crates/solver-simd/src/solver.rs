@@ -40,7 +40,7 @@ use crate::contact_constraint::ContactConstraint;
 use crate::contact_order::ContactOrders;
 use crate::contact_wide::ContactBundle;
 use crate::executor::{StageObserver, StagedExecutor};
-use crate::integrate::{VelocityTerms, begin_step_on, finalize_bodies_on};
+use crate::integrate::{VelocityTerms, begin_step, finalize_bodies_on};
 use crate::params::{SolverKind, SolverParams};
 use crate::profile::{SolverProfile, StageZone, block_zone, ms_since, zone};
 use crate::sequential_impulses::sequential_impulse_stages;
@@ -234,7 +234,7 @@ impl ContactSolver {
         let (states, sims) = (&mut states[..body_count], &mut sims[..body_count]);
         let Some(context) = context else {
             zone!("begin_step");
-            begin_step_on(self.workers, states, sims, None);
+            begin_step(states, sims, None);
             profile.total = ms_since(step_start);
             return;
         };
