@@ -95,7 +95,6 @@ pub type TermsOut<'a> = Option<(&'a mut [VelocityTerms], &'a VelocityIntegration
 /// accumulated displacement; with `terms`, writes each body's velocity terms there.
 /// `states`, `sims` and the terms are parallel slices.
 pub fn begin_step(states: &mut [BodyState], sims: &mut [BodySim], terms: TermsOut<'_>) {
-    zone!("begin_step chunk");
     debug_assert_eq!(states.len(), sims.len());
     let begin = |state: &mut BodyState, sim: &mut BodySim| {
         state.delta_position = Vec2::ZERO;

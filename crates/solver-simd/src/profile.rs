@@ -19,7 +19,7 @@
 //!   begin_step                orchestrating thread   the step's start on the bodies (an entry)
 //!   begin_step block          every worker           one block of its bodies
 //!   finalize_poses            orchestrating thread   the step's end on the bodies
-//!   <those> chunk             every worker           one chunk of their bodies
+//!   finalize_poses chunk      every worker           one chunk of its bodies
 //! ```
 //!
 //! [`StageZone`] opens the stage zones, [`block_zone`] the block zones, and the crate's
