@@ -1,4 +1,5 @@
-//! Joints in the staged step: their blocks in the prepare, warm start, solve and relax stages.
+//! Joints in the staged step: their blocks in the prepare, warm start, solve, relax and store
+//! stages.
 //!
 //! The caller hands the solver each colour's joints beside its contacts, and the overflow joints
 //! beside the overflow contacts ([`crate::constraints::StepConstraints`]). A colour's joints
@@ -10,9 +11,11 @@
 //!
 //! ```text
 //!   PrepareJoints       each colour's joints, then the overflow's, parallel blocks: frames,
-//!                       effective masses, softness
+//!                       effective masses, softness; each full group of a colour's hinges
+//!                       packed into wide lanes
 //!   WarmStart/Solve/Relax
 //!       overflow joints (1 block) → overflow contacts → colour 0 joints → colour 0 bundles → …
+//!   StoreImpulses       each colour's hinge groups: their impulses back into the joints
 //! ```
 //!
 //! A group of [`LANES`] consecutive joints of a colour that are all revolute runs the wide
@@ -21,6 +24,15 @@
 //! Other joints — other kinds, a group with another kind in it, a colour's last few joints —
 //! run the scalar kernels of [`crate::joint`] (a joint has one to four rows of a
 //! kind-dependent shape). The joint entries' blocks are whole groups (`stages.rs`).
+//!
+//! **A hinge group is packed once per step.** The prepare stage turns each full group of a
+//! colour into a [`RevoluteLanes`] (its [`HingeSlot`], in a step-long array beside the contact
+//! bundles) and, where some lane has a spring, motor or limit, its [`AngleSettings`]; the
+//! twelve velocity passes of a step then read and write those lanes in place, and the store
+//! stage writes the impulses back into the joints. Packing the group from its joints at every
+//! pass instead (three 8 × 8 transposes of rows read from eight 256-byte records, and the
+//! impulses written back after every solve) took about half of the grid's joint passes
+//! (`benches/results/NOTES.md`).
 //!
 //! In the scalar path a joint works on **copies** of its two body states: it reads them with
 //! [`SharedSlice::read`] straight into the pair its rows act on, and writes back only the
@@ -48,7 +60,7 @@
 
 use crate::gather_scatter::SharedBodies;
 use crate::joint::JointConstraint;
-use crate::joint::revolute_wide::RevoluteLanes;
+use crate::joint::revolute_wide::{AngleSettings, RevoluteLanes};
 use crate::joint::rows::JointPair;
 use crate::params::SolverKind;
 use crate::stages::{Stage, StepContext};
@@ -62,6 +74,25 @@ pub(crate) struct JointArrays<'s, 'a> {
     pub states: &'s SharedSlice<'a, BodyState>,
     pub sims: &'s SharedSlice<'a, BodySim>,
     pub joints: &'s SharedSlice<'a, JointConstraint>,
+    /// For a colour, the step's hinge groups; `None` for the overflow joints.
+    pub hinges: Option<HingeArrays<'s, 'a>>,
+}
+
+/// One full group of [`LANES`] consecutive joints of a colour, as the prepare stage found it:
+/// the hinges' lanes if all of them are revolute joints, else `None` (the scalar kernels run).
+pub(crate) type HingeSlot = Option<RevoluteLanes>;
+
+/// Beside each [`HingeSlot`], what its angle rows read: written only where some lane has one
+/// (`RevoluteLanes::has_angle_rows`), read only there.
+pub(crate) type AngleSlot = Option<AngleSettings>;
+
+/// Every colour's hinge groups, colour after colour, and where one colour's start: its group
+/// of joints `g` (joints `g·LANES …`) is slot `first + g`.
+#[derive(Clone, Copy)]
+pub(crate) struct HingeArrays<'s, 'a> {
+    pub lanes: &'s SharedSlice<'a, HingeSlot>,
+    pub angles: &'s SharedSlice<'a, AngleSlot>,
+    pub first: usize,
 }
 
 /// Which velocity pass a joint entry runs.
@@ -82,38 +113,111 @@ fn joint_pass(stage: Stage, kind: SolverKind) -> Option<JointPass> {
 }
 
 /// Runs block `items` of a [`crate::stages::StageTarget::Joints`] entry: preparation of any
-/// joints, or a velocity pass over one colour's joints.
+/// joints, a velocity pass over one colour's joints, or the store of a colour's hinge groups.
+/// A colour's blocks start at a multiple of [`LANES`] (`stages.rs`).
 pub(crate) fn run_joint_block(
     stage: Stage,
     items: Range<usize>,
     ctx: &StepContext,
     arrays: &JointArrays,
 ) {
-    // SAFETY: blocks of one entry cover disjoint joints, each handed to one thread, and no
-    // other entry runs at the same time.
-    let joints = unsafe { arrays.joints.slice_mut(items) };
-    if stage == Stage::PrepareJoints {
-        // SAFETY: during a prepare entry no thread writes the sims.
-        let sims = unsafe { arrays.sims.slice(0..arrays.sims.len()) };
-        for joint in joints {
-            joint.prepare(sims, &ctx.joint);
+    let groups = items.start / LANES..items.end / LANES;
+    // SAFETY: blocks of one entry cover disjoint joints, and so disjoint hinge groups, each
+    // handed to one thread; no other entry runs at the same time.
+    let (joints, hinges) = unsafe {
+        let hinges = arrays.hinges.map(|h| {
+            debug_assert_eq!(
+                items.start % LANES,
+                0,
+                "a colour's joint block starts a group"
+            );
+            let slots = h.first + groups.start..h.first + groups.end;
+            (h.lanes.slice_mut(slots.clone()), h.angles.slice_mut(slots))
+        });
+        (arrays.joints.slice_mut(items), hinges)
+    };
+    match stage {
+        Stage::PrepareJoints => prepare_block(joints, hinges, ctx, arrays),
+        Stage::StoreImpulses => {
+            let (groups, _) = joints.as_chunks_mut::<LANES>();
+            let slots = hinges.into_iter().flat_map(|(lanes, _)| lanes.iter());
+            for (group, lanes) in groups.iter_mut().zip(slots) {
+                if let Some(lanes) = lanes {
+                    lanes.store_impulses(group);
+                }
+            }
         }
-        return;
+        _ => {
+            let Some(pass) = joint_pass(stage, ctx.kind) else {
+                debug_assert!(false, "{stage:?} is not a joint stage");
+                return;
+            };
+            let (lanes, angles) = hinges.unwrap_or_default();
+            // SAFETY: the block's joints are this entry's, one colour's (see
+            // `run_scalar_passes`): this thread alone accesses their dynamic bodies now.
+            unsafe { run_pass_block(joints, (lanes, angles), arrays.states, pass, ctx) }
+        }
     }
-    let Some(pass) = joint_pass(stage, ctx.kind) else {
-        debug_assert!(false, "{stage:?} is not a joint stage");
+}
+
+/// Prepares a block of joints, then, for a colour, each full group's hinge lanes (and their
+/// angle settings where some lane has angle rows).
+fn prepare_block(
+    joints: &mut [JointConstraint],
+    hinges: Option<(&mut [HingeSlot], &mut [AngleSlot])>,
+    ctx: &StepContext,
+    arrays: &JointArrays,
+) {
+    // SAFETY: during a prepare entry no thread writes the sims.
+    let sims = unsafe { arrays.sims.slice(0..arrays.sims.len()) };
+    for joint in joints.iter_mut() {
+        joint.prepare(sims, &ctx.joint);
+    }
+    let Some((slots, angle_slots)) = hinges else {
         return;
     };
+    let (groups, _) = joints.as_chunks::<LANES>();
+    for ((group, slot), angle_slot) in groups.iter().zip(slots).zip(angle_slots) {
+        debug_assert!(
+            group
+                .iter()
+                .all(|j| j.prepared.joint_softness == ctx.joint.joint_softness)
+        );
+        *slot = RevoluteLanes::load(group, arrays.states.len()).map(|(lanes, angle)| {
+            if angle.is_some() {
+                *angle_slot = angle;
+            }
+            lanes
+        });
+    }
+}
+
+/// Runs `pass` on a colour's block of joints: each full group of hinges on its prepared lanes
+/// (`slots`, one per group, with their angle settings), every other joint with the scalar
+/// kernels.
+///
+/// # Safety
+/// As [`run_on_shared_bodies`], for every joint of the block: no other thread writes their
+/// bodies or accesses a dynamic one while this runs.
+unsafe fn run_pass_block(
+    joints: &mut [JointConstraint],
+    (slots, angles): (&mut [HingeSlot], &mut [AngleSlot]),
+    states: &SharedSlice<BodyState>,
+    pass: JointPass,
+    ctx: &StepContext,
+) {
     let (groups, rest) = joints.as_chunks_mut::<LANES>();
+    let mut slots = slots.iter_mut().zip(angles.iter());
     for group in groups {
-        // SAFETY: the group's joints are this entry's, one colour's (see `run_scalar_passes`):
-        // this thread alone accesses their dynamic bodies during the entry.
-        let done = unsafe { run_wide_pass(group, arrays.states, pass, ctx) };
-        if !done {
-            run_scalar_passes(group, arrays.states, pass, ctx);
+        match slots.next() {
+            // SAFETY: the caller's guarantee, for the group's joints.
+            Some((Some(lanes), angle)) => unsafe {
+                run_wide_pass(lanes, angle.as_ref(), states, pass, ctx)
+            },
+            _ => run_scalar_passes(group, states, pass, ctx),
         }
     }
-    run_scalar_passes(rest, arrays.states, pass, ctx);
+    run_scalar_passes(rest, states, pass, ctx);
 }
 
 /// Runs `pass` on each of `joints` with the scalar kernels.
@@ -132,34 +236,32 @@ fn run_scalar_passes(
 }
 
 /// Runs `pass` on a group of [`LANES`] revolute joints with the wide kernel (one joint per
-/// lane); returns false, having done nothing, if the group holds another kind.
+/// lane), on the lanes the prepare stage built; their impulses stay in the lanes until the
+/// store stage.
 ///
 /// # Safety
 /// As [`run_on_shared_bodies`], for every joint of the group: no other thread writes their
 /// bodies or accesses a dynamic one while this runs.
 unsafe fn run_wide_pass(
-    group: &mut [JointConstraint; LANES],
+    lanes: &mut RevoluteLanes,
+    angle: Option<&AngleSettings>,
     states: &SharedSlice<BodyState>,
     pass: JointPass,
     ctx: &StepContext,
-) -> bool {
-    if pass == JointPass::WarmStart && !ctx.warm_start {
-        return true;
-    }
-    let angle_rows = matches!(pass, JointPass::Solve { .. });
-    let Some(mut lanes) = RevoluteLanes::load(group, states.len(), angle_rows) else {
-        return false;
-    };
+) {
     // SAFETY: the caller's guarantee is `SharedBodies::new`'s contract for these joints' bodies.
     let mut bodies = unsafe { SharedBodies::new(states) };
     match pass {
-        JointPass::WarmStart => lanes.warm_start(&mut bodies),
+        JointPass::WarmStart => {
+            if ctx.warm_start {
+                lanes.warm_start(&mut bodies);
+            }
+        }
         JointPass::Solve { use_bias } => {
-            lanes.solve(&mut bodies, &ctx.joint, use_bias);
-            lanes.store_impulses(group);
+            let angle = angle.filter(|_| lanes.has_angle_rows());
+            lanes.solve(angle, &mut bodies, &ctx.joint, use_bias)
         }
     }
-    true
 }
 
 /// Runs one velocity pass of the overflow joints, in order, on this thread alone.

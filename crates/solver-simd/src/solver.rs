@@ -41,6 +41,7 @@ use crate::contact_order::ContactOrders;
 use crate::contact_wide::ContactBundle;
 use crate::executor::{StageObserver, StagedExecutor};
 use crate::integrate::{VelocityTerms, begin_step, finalize_bodies_on};
+use crate::joint_passes::{AngleSlot, HingeSlot};
 use crate::params::{SolverKind, SolverParams};
 use crate::profile::{SolverProfile, StageZone, block_zone, ms_since, zone};
 use crate::sequential_impulses::sequential_impulse_stages;
@@ -84,6 +85,12 @@ pub struct ContactSolver {
     color_bundles: Vec<Range<u32>>,
     /// The number of joints of each colour.
     color_joints: Vec<u32>,
+    /// Each colour's full groups of joints (`joint_passes.rs`), colour after colour.
+    hinges: Vec<HingeSlot>,
+    /// Beside each hinge group, its angle settings.
+    hinge_angles: Vec<AngleSlot>,
+    /// Each colour's first slot in `hinges`.
+    color_hinges: Vec<u32>,
     stages: Vec<Stage>,
     entries: Vec<StageEntry>,
     /// `entries` as the executor runs them, runs of one-block entries fused
@@ -256,6 +263,9 @@ impl ContactSolver {
                 velocity_terms: SharedSlice::new(&mut self.velocity_terms),
                 contacts,
                 joints,
+                hinges: SharedSlice::new(&mut self.hinges),
+                hinge_angles: SharedSlice::new(&mut self.hinge_angles),
+                color_hinges: &self.color_hinges,
                 bundles: SharedSlice::new(&mut self.bundles),
                 overflow: SharedSlice::new(&mut self.overflow_constraints),
                 bundle_sources: &self.bundle_sources,
@@ -305,6 +315,8 @@ impl ContactSolver {
         self.color_bundles.clear();
         self.bundle_sources.clear();
         self.color_joints.clear();
+        self.color_hinges.clear();
+        let mut hinge_count = 0;
         for (group, color) in constraints.colors.iter().enumerate() {
             let first_bundle = self.bundle_sources.len() as u32;
             let count = color.contacts.len();
@@ -318,7 +330,11 @@ impl ContactSolver {
             self.color_bundles
                 .push(first_bundle..self.bundle_sources.len() as u32);
             self.color_joints.push(color.joints.len() as u32);
+            self.color_hinges.push(hinge_count as u32);
+            hinge_count += color.joints.len() / LANES;
         }
+        set_len_for_overwrite(&mut self.hinges, hinge_count);
+        set_len_for_overwrite(&mut self.hinge_angles, hinge_count);
         let counts = constraints.colors.iter().map(|c| c.contacts.len());
         self.orders.plan(counts, self.workers > 1);
         let ordered_colors = self.orders.to_order.len() as u32;
@@ -363,6 +379,8 @@ impl ContactSolver {
     fn release_spare(&mut self) {
         release_spare(&mut self.bundles);
         release_spare(&mut self.bundle_sources);
+        release_spare(&mut self.hinges);
+        release_spare(&mut self.hinge_angles);
         self.orders.per_color.iter_mut().for_each(release_spare);
         release_spare(&mut self.overflow_constraints);
         release_spare(&mut self.velocity_terms);

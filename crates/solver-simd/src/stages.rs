@@ -25,8 +25,9 @@
 //! Within a colour, joints and contacts share no dynamic body (the graph colours them
 //! together), so the joints-then-contacts order inside a colour changes no bit; across colours
 //! and in the overflow set, joints go first so that contacts have the last word, as in Box2D.
-//! Warm start, solve and relax visit joints; restitution and the impulse store do not (a
-//! joint's impulses stay in its `JointConstraint`).
+//! Warm start, solve and relax visit joints, restitution does not; the impulse store visits
+//! each colour's full groups of [`LANES`] joints, whose hinges' impulses live in wide lanes
+//! during the step (`joint_passes.rs`).
 //!
 //! The staged executor ([`crate::executor`]) walks the entries in order and spreads each
 //! entry's blocks over its threads; [`crate::step`] runs one block. Block sizes follow from the
@@ -304,6 +305,13 @@ pub fn block_size(items: u32, min: u32) -> u32 {
     items.div_ceil(MAX_BLOCKS_PER_STAGE).max(min).max(1)
 }
 
+/// The block size of a colour's `joints` in every joint stage: whole groups of [`LANES`], so
+/// that only a colour's last joints fall outside the wide hinge kernel's groups and each block
+/// owns whole groups (`joint_passes.rs`).
+fn joint_block(joints: u32) -> u32 {
+    block_size(joints, MIN_JOINTS_PER_BLOCK).next_multiple_of(LANES as u32)
+}
+
 /// The sizes of a step that its stage list depends on.
 #[derive(Clone, Debug)]
 pub struct StepShape<'a> {
@@ -364,19 +372,35 @@ pub fn expand_stages(stages: &[Stage], shape: &StepShape<'_>, entries: &mut Vec<
                 );
                 let size = block_size(shape.overflow_count, MIN_CONTACTS_PER_BLOCK);
                 push(stage, StageTarget::Overflow, None, overflow.clone(), size);
+                if stage == Stage::StoreImpulses {
+                    // The hinge groups' impulses go back into their joints.
+                    for (color, &joints) in shape.color_joints.iter().enumerate() {
+                        let groups = joints - joints % LANES as u32;
+                        let tag = Some(color as u32);
+                        push(
+                            stage,
+                            StageTarget::Joints,
+                            tag,
+                            0..groups,
+                            joint_block(groups),
+                        );
+                    }
+                }
             }
             Stage::PrepareJoints => {
-                let groups = shape.color_joints.iter().chain([&shape.overflow_joints]);
-                for (group, &count) in groups.enumerate() {
-                    let size = block_size(count, MIN_JOINTS_PER_BLOCK);
+                for (color, &joints) in shape.color_joints.iter().enumerate() {
+                    let tag = Some(color as u32);
                     push(
                         stage,
                         StageTarget::Joints,
-                        Some(group as u32),
-                        0..count,
-                        size,
+                        tag,
+                        0..joints,
+                        joint_block(joints),
                     );
                 }
+                let (joints, tag) = (shape.overflow_joints, Some(overflow_group));
+                let size = block_size(joints, MIN_JOINTS_PER_BLOCK);
+                push(stage, StageTarget::Joints, tag, 0..joints, size);
             }
             Stage::WarmStart | Stage::Solve | Stage::Relax => {
                 let joints = 0..shape.overflow_joints;
@@ -389,11 +413,13 @@ pub fn expand_stages(stages: &[Stage], shape: &StepShape<'_>, entries: &mut Vec<
                 for color in 0..colors {
                     let tag = Some(color as u32);
                     if let Some(&joints) = shape.color_joints.get(color) {
-                        // Whole groups of `LANES` per block, so that only a colour's last
-                        // joints can fall outside the wide hinge kernel's groups.
-                        let size =
-                            block_size(joints, MIN_JOINTS_PER_BLOCK).next_multiple_of(LANES as u32);
-                        push(stage, StageTarget::Joints, tag, 0..joints, size);
+                        push(
+                            stage,
+                            StageTarget::Joints,
+                            tag,
+                            0..joints,
+                            joint_block(joints),
+                        );
                     }
                     if let Some(bundles) = shape.color_bundles.get(color) {
                         let size = block_size(bundles.len() as u32, MIN_BUNDLES_PER_BLOCK);
@@ -559,7 +585,8 @@ mod tests {
 
     /// Joints enter every velocity pass before the contacts: overflow joints, overflow
     /// contacts, then per colour its joints and its bundles; they are prepared once, in
-    /// parallel blocks, and take no part in restitution and the store.
+    /// parallel blocks of whole groups, take no part in restitution, and the store visits each
+    /// colour's full groups of `LANES` joints.
     #[test]
     fn expansion_puts_each_colours_joints_before_its_contacts() {
         let mut stages = Vec::new();
@@ -604,9 +631,22 @@ mod tests {
                 (StageTarget::Joints, Some(3), 0..3),
             ]
         );
-        let joint_free = [Stage::Restitution, Stage::StoreImpulses];
-        assert!(entries.iter().all(|e| !joint_free.contains(&e.stage)
+        let groups = |joints: u32| joints - joints % LANES as u32;
+        assert_eq!(
+            summary(Stage::StoreImpulses)[2..],
+            [
+                (StageTarget::Joints, Some(0), 0..groups(100)),
+                (StageTarget::Joints, Some(2), 0..groups(30)),
+            ]
+        );
+        assert!(entries.iter().all(|e| e.stage != Stage::Restitution
             || !matches!(e.target, StageTarget::Joints | StageTarget::OverflowJoints)));
+        let colour_joint_blocks_start_groups = entries.iter().all(|e| {
+            e.target != StageTarget::Joints
+                || e.color == Some(3)
+                || (0..e.block_count()).all(|b| e.block(b).start % LANES == 0)
+        });
+        assert!(colour_joint_blocks_start_groups);
         let overflow_joint_blocks: Vec<u32> = entries
             .iter()
             .filter(|e| e.target == StageTarget::OverflowJoints)

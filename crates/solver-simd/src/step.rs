@@ -10,7 +10,7 @@
 //! | bundles | scalar prepare + pack, per bundle, from its records / the impulses back into them | wide kernels over the block's bundles | — |
 //! | overflow | scalar, per block of contacts | scalar, the whole set as one block | — |
 //! | bodies | — | — | the block's bodies (and the step's begin pass) |
-//! | joints, overflow joints | prepare per joint (parallel) | scalar joint kernels (see [`crate::joint_passes`]) | — |
+//! | joints, overflow joints | prepare per joint (parallel), a colour's hinge lanes / their impulses back | wide hinge lanes or scalar joint kernels (see [`crate::joint_passes`]) | — |
 //!
 //! The executor runs the schedule, in which a run of one-block entries of one stage is one
 //! fused entry (`stages::fuse_single_blocks`); `run_scheduled` runs such an entry's members one
@@ -41,7 +41,9 @@ use crate::contact_wide::{
 use crate::gather_scatter::SharedBodies;
 use crate::integrate::{VelocityTerms, begin_step, integrate_positions, integrate_velocities};
 use crate::joint::JointConstraint;
-use crate::joint_passes::{JointArrays, run_joint_block, run_overflow_joint_block};
+use crate::joint_passes::{
+    AngleSlot, HingeArrays, HingeSlot, JointArrays, run_joint_block, run_overflow_joint_block,
+};
 use crate::params::SolverKind;
 use crate::stages::{Stage, StageEntry, StageTarget, StepContext};
 use crate::wide::LANES;
@@ -76,6 +78,13 @@ pub(crate) struct StepArrays<'a, C> {
     pub contacts: Vec<SharedSlice<'a, C>>,
     /// Per group, the joints.
     pub joints: Vec<SharedSlice<'a, JointConstraint>>,
+    /// Every colour's full groups of joints, colour after colour: built by the joint prepare
+    /// stage, solved in place, stored back by the store stage (`joint_passes.rs`).
+    pub hinges: SharedSlice<'a, HingeSlot>,
+    /// Beside each hinge group, its angle settings (where some lane has angle rows).
+    pub hinge_angles: SharedSlice<'a, AngleSlot>,
+    /// Per colour, its first slot in `hinges`.
+    pub color_hinges: &'a [u32],
     pub bundles: SharedSlice<'a, ContactBundle>,
     /// The prepared overflow contacts; constraint `i` is record `i` of the overflow group.
     pub overflow: SharedSlice<'a, ContactConstraint>,
@@ -149,10 +158,16 @@ fn entry_group(entry: &StageEntry) -> usize {
 }
 
 fn joint_arrays<'s, 'a, C>(arrays: &'s StepArrays<'a, C>, group: usize) -> JointArrays<'s, 'a> {
+    let first_hinge = arrays.color_hinges.get(group);
     JointArrays {
         states: &arrays.states,
         sims: &arrays.sims,
         joints: &arrays.joints[group],
+        hinges: first_hinge.map(|&first| HingeArrays {
+            lanes: &arrays.hinges,
+            angles: &arrays.hinge_angles,
+            first: first as usize,
+        }),
     }
 }
 

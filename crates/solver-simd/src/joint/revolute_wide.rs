@@ -9,7 +9,9 @@
 //! body, so [`LANES`] of them are independent problems that one pass of the chain solves
 //! together. The joint passes hand every full group of a colour's joints to [`RevoluteLanes`]
 //! when all of its joints are hinges (`joint_passes.rs`); the block sizes of joint entries are
-//! multiples of [`LANES`], so only a colour's last few joints fall outside a group.
+//! multiples of [`LANES`], so only a colour's last few joints fall outside a group. The group
+//! is packed into lanes once, when the step prepares its joints, and its impulses go back into
+//! the joints when the step stores them; in between, every pass works on the lanes.
 //!
 //! ## Same operations, same bits
 //!
@@ -29,6 +31,7 @@ use super::revolute::{HOLD_FRACTION, HOLD_SLACK};
 use super::{JointConstraint, JointKind, JointParams, RevoluteJoint};
 use crate::contact_wide::clamp_accumulated_w;
 use crate::gather_scatter::{BodyLanes, BodyStateW};
+use crate::softness::Softness;
 use crate::wide::{FloatW, LANES, MaskW, RotW, Vec2W, cross_sv, rows_to_lanes};
 use core_soa::{NULL_BODY, Rot, Vec2};
 
@@ -38,6 +41,17 @@ struct SoftnessW {
     bias_rate: FloatW,
     mass_scale: FloatW,
     impulse_scale: FloatW,
+}
+
+impl SoftnessW {
+    /// The same softness in every lane.
+    fn splat(s: &Softness) -> SoftnessW {
+        SoftnessW {
+            bias_rate: FloatW::splat(s.bias_rate),
+            mass_scale: FloatW::splat(s.mass_scale),
+            impulse_scale: FloatW::splat(s.impulse_scale),
+        }
+    }
 }
 
 /// A row's terms per lane (`RowTerms`).
@@ -204,8 +218,13 @@ impl TurnW {
     }
 }
 
-/// [`LANES`] revolute joints: their prepared data, impulses and (when a pass solves angle
-/// rows) settings, lane by lane.
+/// [`LANES`] revolute joints: their prepared point-block data and impulses, lane by lane.
+/// The prepare stage builds one per full group of hinges of a colour; the velocity passes work
+/// on it in place, and the store stage writes its impulses back into the joints
+/// (`joint_passes.rs`). What only the angle rows read is in [`AngleSettings`], beside it, and
+/// only where some lane has an angle row; the joint softness is the same for every joint and
+/// comes with the pass's [`JointParams`]. So a group of plain hinges is ten cache lines.
+#[derive(Clone)]
 pub(crate) struct RevoluteLanes {
     index_a: [u32; LANES],
     index_b: [u32; LANES],
@@ -216,22 +235,32 @@ pub(crate) struct RevoluteLanes {
     anchor_a: Vec2W,
     anchor_b: Vec2W,
     delta_center: Vec2W,
-    joint_softness: SoftnessW,
     angular_mass: FloatW,
     linear: Vec2W,
     spring: FloatW,
     motor: FloatW,
     lower: FloatW,
     upper: FloatW,
+    /// Whether some lane has angle rows (and so [`AngleSettings`] were loaded).
+    has_angle_rows: bool,
+}
+
+impl core::fmt::Debug for RevoluteLanes {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("RevoluteLanes")
+            .field("index_a", &self.index_a)
+            .field("index_b", &self.index_b)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What the angle rows read besides the point block's data: which rows each lane has, the
+/// limits, the motor, the spring and the prepared angle.
+#[derive(Clone)]
+pub(crate) struct AngleSettings {
     spring_on: MaskW,
     motor_on: MaskW,
     limit_on: MaskW,
-    /// Loaded only for a solve pass in which some lane has an angle row.
-    angle: Option<AngleSettings>,
-}
-
-/// What the angle rows read besides the point block's data.
-struct AngleSettings {
     lower_angle: FloatW,
     upper_angle: FloatW,
     motor_speed: FloatW,
@@ -240,10 +269,26 @@ struct AngleSettings {
     delta_angle: FloatW,
 }
 
+impl core::fmt::Debug for AngleSettings {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("AngleSettings")
+            .field("lower_angle", &self.lower_angle)
+            .field("upper_angle", &self.upper_angle)
+            .finish_non_exhaustive()
+    }
+}
+
+impl AngleSettings {
+    /// The lanes whose angle rows run (`RevoluteJoint::solve`'s condition).
+    fn rows(&self, angular_mass: FloatW) -> MaskW {
+        angular_mass.cmp_gt(FloatW::zero()) & (self.spring_on | self.motor_on | self.limit_on)
+    }
+}
+
 impl RevoluteLanes {
-    /// The lanes of `joints` if every one is a revolute joint, else `None`; with `angle_rows`,
-    /// also what their angle rows read. A body index at or beyond `body_count` is read as no
-    /// body, as the scalar pass reads it.
+    /// The lanes of `joints` if every one is a revolute joint, else `None`; with them, what
+    /// their angle rows read if some lane has one. A body index at or beyond `body_count` is
+    /// read as no body, as the scalar pass reads it.
     ///
     /// The joints' fields are read as rows of eight and turned into lanes by 8 × 8 transposes
     /// (see [`crate::wide::rows_to_lanes`]): the first cache line of the prepared data is two
@@ -251,8 +296,7 @@ impl RevoluteLanes {
     pub fn load(
         joints: &[JointConstraint; LANES],
         body_count: usize,
-        angle_rows: bool,
-    ) -> Option<RevoluteLanes> {
+    ) -> Option<(RevoluteLanes, Option<AngleSettings>)> {
         let mut settings = [&RevoluteJoint::DEFAULT; LANES];
         for (setting, joint) in settings.iter_mut().zip(joints) {
             let JointKind::Revolute(revolute) = &joint.kind else {
@@ -261,16 +305,7 @@ impl RevoluteLanes {
             *setting = revolute;
         }
         let [ia, ib, ma, ii_a, mb, ii_b, aax, aay] = rows_to_lanes(lanes(joints, point_row_1));
-        let [
-            abx,
-            aby,
-            dcx,
-            dcy,
-            bias_rate,
-            mass_scale,
-            impulse_scale,
-            angular_mass,
-        ] = rows_to_lanes(lanes(joints, point_row_2));
+        let [abx, aby, dcx, dcy, angular_mass, ..] = rows_to_lanes(lanes(joints, point_row_2));
         let [lx, ly, _, spring, motor, lower, upper, _] = rows_to_lanes(lanes(joints, impulse_row));
         let index = |bits: [f32; LANES]| {
             bits.map(|b| match b.to_bits() {
@@ -279,7 +314,14 @@ impl RevoluteLanes {
             })
         };
         let switch = |f: fn(&RevoluteJoint) -> bool| MaskW::from_bools(settings.map(f));
-        let mut lanes = RevoluteLanes {
+        let (spring_on, motor_on, limit_on) = (
+            switch(|s| s.enable_spring),
+            switch(|s| s.enable_motor),
+            switch(|s| s.enable_limit),
+        );
+        let any_switch = (spring_on | motor_on | limit_on).any();
+        let has_angle_rows = any_switch && angular_mass.cmp_gt(FloatW::zero()).any();
+        let lanes = RevoluteLanes {
             index_a: index(ia.to_array()),
             index_b: index(ib.to_array()),
             inv_mass_a: ma,
@@ -289,23 +331,15 @@ impl RevoluteLanes {
             anchor_a: Vec2W::new(aax, aay),
             anchor_b: Vec2W::new(abx, aby),
             delta_center: Vec2W::new(dcx, dcy),
-            joint_softness: SoftnessW {
-                bias_rate,
-                mass_scale,
-                impulse_scale,
-            },
             angular_mass,
             linear: Vec2W::new(lx, ly),
             spring,
             motor,
             lower,
             upper,
-            spring_on: switch(|s| s.enable_spring),
-            motor_on: switch(|s| s.enable_motor),
-            limit_on: switch(|s| s.enable_limit),
-            angle: None,
+            has_angle_rows,
         };
-        if angle_rows && lanes.angle_rows().any() {
+        let angle = has_angle_rows.then(|| {
             let rows = core::array::from_fn(|lane| angle_row(settings[lane], &joints[lane]));
             let [
                 lower,
@@ -317,7 +351,10 @@ impl RevoluteLanes {
                 impulse_scale,
                 delta,
             ] = rows_to_lanes(rows);
-            lanes.angle = Some(AngleSettings {
+            AngleSettings {
+                spring_on,
+                motor_on,
+                limit_on,
                 lower_angle: lower,
                 upper_angle: upper,
                 motor_speed: speed,
@@ -328,17 +365,17 @@ impl RevoluteLanes {
                     impulse_scale,
                 },
                 delta_angle: delta,
-            });
-        }
-        Some(lanes)
+            }
+        });
+        Some((lanes, angle))
     }
 
-    /// The lanes whose angle rows run (`RevoluteJoint::solve`'s condition).
-    fn angle_rows(&self) -> MaskW {
-        self.angular_mass.cmp_gt(FloatW::zero()) & (self.spring_on | self.motor_on | self.limit_on)
+    /// Whether some lane has angle rows, whose settings the solve pass then needs.
+    pub fn has_angle_rows(&self) -> bool {
+        self.has_angle_rows
     }
 
-    /// Writes the impulses a solve pass changed back into the joints.
+    /// Writes the impulses the passes changed back into the joints.
     pub fn store_impulses(&self, joints: &mut [JointConstraint; LANES]) {
         let columns = [
             self.linear.x,
@@ -383,28 +420,32 @@ impl RevoluteLanes {
         self.store(&pair, bodies);
     }
 
-    /// One solve pass of every lane (`RevoluteJoint::solve`).
+    /// One solve pass of every lane (`RevoluteJoint::solve`); `angle` is what
+    /// [`RevoluteLanes::load`] returned beside the lanes (needed when some lane has angle
+    /// rows).
     pub fn solve<B: BodyLanes + ?Sized>(
         &mut self,
+        angle: Option<&AngleSettings>,
         bodies: &mut B,
         params: &JointParams,
         use_bias: bool,
     ) {
+        debug_assert!(angle.is_some() || !self.has_angle_rows);
         let mut pair = self.pair(bodies);
         let r_a = pair.a.delta_rotation.rotate(self.anchor_a);
         let r_b = pair.b.delta_rotation.rotate(self.anchor_b);
         let k = pair.factored_point_matrix(r_a, r_b);
         let separation =
             (pair.b.delta_position - pair.a.delta_position) + (r_b - r_a) + self.delta_center;
-        if let Some(angle) = self.angle.take() {
+        let softness = SoftnessW::splat(&params.joint_softness);
+        if let Some(angle) = angle.filter(|_| self.has_angle_rows) {
             let turn = self.hinge_turn(&pair, (r_a, r_b), &k, separation);
-            let pass = (params, use_bias);
-            self.solve_angle_rows(&mut pair, (r_a, r_b), turn, &angle, pass);
-            self.angle = Some(angle);
+            let pass = (params, &softness, use_bias);
+            self.solve_angle_rows(&mut pair, (r_a, r_b), turn, angle, pass);
         }
         let velocity = pair.relative_point_velocity(r_a, r_b);
         let (bias, terms) = if use_bias {
-            let s = &self.joint_softness;
+            let s = &softness;
             (s.bias_rate * separation, TermsW::spring(s, FloatW::zero()))
         } else {
             (Vec2W::zero(), TermsW::rigid())
@@ -424,30 +465,25 @@ impl RevoluteLanes {
         (r_a, r_b): (Vec2W, Vec2W),
         mut turn: TurnW,
         settings: &AngleSettings,
-        (params, use_bias): (&JointParams, bool),
+        (params, joint_softness, use_bias): (&JointParams, &SoftnessW, bool),
     ) {
-        let on = self.angle_rows();
-        let angle = self.joint_angle(pair, settings.delta_angle);
-        let spring_on = on & self.spring_on;
+        let on = settings.rows(self.angular_mass);
+        let angle = joint_angle(pair, settings);
+        let spring_on = on & settings.spring_on;
         let terms = TermsW::spring(&settings.spring_softness, angle);
         let impulse = terms.impulse(turn.mass, turn.velocity, self.spring);
         self.spring = FloatW::select(spring_on, self.spring + impulse, self.spring);
         turn.apply(impulse, spring_on);
 
-        let motor_on = on & self.motor_on;
+        let motor_on = on & settings.motor_on;
         let max_impulse = FloatW::splat(params.h) * settings.max_motor_torque;
         let impulse = -turn.mass * (turn.velocity - settings.motor_speed);
         let (total, applied) = accumulate_bounded(self.motor, impulse, max_impulse);
         self.motor = FloatW::select(motor_on, total, self.motor);
         turn.apply(applied, motor_on);
 
-        self.solve_limits(
-            &mut turn,
-            angle,
-            settings,
-            (params, use_bias),
-            on & self.limit_on,
-        );
+        let pass = (params, joint_softness, use_bias);
+        self.solve_limits(&mut turn, angle, settings, pass, on & settings.limit_on);
 
         // `Deferred::finish`: the summed turn with its point impulse, once.
         let before = *pair;
@@ -464,12 +500,12 @@ impl RevoluteLanes {
         turn: &mut TurnW,
         angle: FloatW,
         settings: &AngleSettings,
-        (params, use_bias): (&JointParams, bool),
+        (params, joint_softness, use_bias): (&JointParams, &SoftnessW, bool),
         limit_on: MaskW,
     ) {
         let inv_h = FloatW::splat(params.inv_h);
         let lower = TermsW::limit(
-            &self.joint_softness,
+            joint_softness,
             angle - settings.lower_angle,
             use_bias,
             inv_h,
@@ -479,7 +515,7 @@ impl RevoluteLanes {
         self.lower = FloatW::select(limit_on, total, self.lower);
         turn.apply(applied, limit_on);
         let upper = TermsW::limit(
-            &self.joint_softness,
+            joint_softness,
             settings.upper_angle - angle,
             use_bias,
             inv_h,
@@ -514,37 +550,37 @@ impl RevoluteLanes {
             pending: FloatW::zero(),
         }
     }
+}
 
-    /// The joint angle where a lane's spring or limits read it (0 elsewhere, as the scalar
-    /// kernel leaves it).
-    fn joint_angle(&self, pair: &PairW, delta_angle: FloatW) -> FloatW {
-        let needs = self.spring_on | self.limit_on;
-        if !needs.any() {
-            return FloatW::zero();
-        }
-        let relative = relative_rotation(pair.a.delta_rotation, pair.b.delta_rotation);
-        let (c, s, needs) = (
-            relative.c.to_array(),
-            relative.s.to_array(),
-            needs.to_bools(),
-        );
-        let step_angle: [f32; LANES] = core::array::from_fn(|lane| {
-            if needs[lane] {
-                Rot {
-                    c: c[lane],
-                    s: s[lane],
-                }
-                .angle()
-            } else {
-                0.0
-            }
-        });
-        FloatW::select(
-            MaskW::from_bools(needs),
-            delta_angle + FloatW::from_array(step_angle),
-            FloatW::zero(),
-        )
+/// The joint angle where a lane's spring or limits read it (0 elsewhere, as the scalar kernel
+/// leaves it).
+fn joint_angle(pair: &PairW, settings: &AngleSettings) -> FloatW {
+    let needs = settings.spring_on | settings.limit_on;
+    if !needs.any() {
+        return FloatW::zero();
     }
+    let relative = relative_rotation(pair.a.delta_rotation, pair.b.delta_rotation);
+    let (c, s, needs) = (
+        relative.c.to_array(),
+        relative.s.to_array(),
+        needs.to_bools(),
+    );
+    let step_angle: [f32; LANES] = core::array::from_fn(|lane| {
+        if needs[lane] {
+            Rot {
+                c: c[lane],
+                s: s[lane],
+            }
+            .angle()
+        } else {
+            0.0
+        }
+    });
+    FloatW::select(
+        MaskW::from_bools(needs),
+        settings.delta_angle + FloatW::from_array(step_angle),
+        FloatW::zero(),
+    )
 }
 
 /// `Rot::inv_mul` per lane: `a⁻¹·b`.
@@ -580,20 +616,13 @@ fn point_row_1(j: &JointConstraint) -> [f32; 8] {
     ]
 }
 
-/// The second half: anchor B, the centres' offset, the joint softness, the angular mass.
+/// The second half: anchor B, the centres' offset, the angular mass (the joint softness is
+/// the pass's).
 #[inline(always)]
 fn point_row_2(j: &JointConstraint) -> [f32; 8] {
-    let (p, s) = (&j.prepared, &j.prepared.joint_softness);
-    [
-        p.anchor_b.x,
-        p.anchor_b.y,
-        p.delta_center.x,
-        p.delta_center.y,
-        s.bias_rate,
-        s.mass_scale,
-        s.impulse_scale,
-        p.angular_mass,
-    ]
+    let p = &j.prepared;
+    let (b, c) = (p.anchor_b, p.delta_center);
+    [b.x, b.y, c.x, c.y, p.angular_mass, 0.0, 0.0, 0.0]
 }
 
 /// The carried impulses, in their declaration order.
