@@ -86,8 +86,8 @@ pub(crate) type HingeSlot = Option<RevoluteLanes>;
 /// (`RevoluteLanes::has_angle_rows`), read only there.
 pub(crate) type AngleSlot = Option<AngleSettings>;
 
-/// Every colour's hinge groups, colour after colour, and where one colour's start: its group
-/// of joints `g` (joints `g·LANES …`) is slot `first + g`.
+/// Every colour's hinge groups, colour after colour, and where one colour's groups start: its
+/// group `g` (joints `g·LANES …`) is slot `first + g`.
 #[derive(Clone, Copy)]
 pub(crate) struct HingeArrays<'s, 'a> {
     pub lanes: &'s SharedSlice<'a, HingeSlot>,
