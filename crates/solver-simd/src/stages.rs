@@ -376,27 +376,16 @@ pub fn expand_stages(stages: &[Stage], shape: &StepShape<'_>, entries: &mut Vec<
                     // The hinge groups' impulses go back into their joints.
                     for (color, &joints) in shape.color_joints.iter().enumerate() {
                         let groups = joints - joints % LANES as u32;
-                        let tag = Some(color as u32);
-                        push(
-                            stage,
-                            StageTarget::Joints,
-                            tag,
-                            0..groups,
-                            joint_block(groups),
-                        );
+                        let (tag, size) = (Some(color as u32), joint_block(groups));
+                        push(stage, StageTarget::Joints, tag, 0..groups, size);
                     }
                 }
             }
             Stage::PrepareJoints => {
                 for (color, &joints) in shape.color_joints.iter().enumerate() {
                     let tag = Some(color as u32);
-                    push(
-                        stage,
-                        StageTarget::Joints,
-                        tag,
-                        0..joints,
-                        joint_block(joints),
-                    );
+                    let size = joint_block(joints);
+                    push(stage, StageTarget::Joints, tag, 0..joints, size);
                 }
                 let (joints, tag) = (shape.overflow_joints, Some(overflow_group));
                 let size = block_size(joints, MIN_JOINTS_PER_BLOCK);
@@ -413,13 +402,8 @@ pub fn expand_stages(stages: &[Stage], shape: &StepShape<'_>, entries: &mut Vec<
                 for color in 0..colors {
                     let tag = Some(color as u32);
                     if let Some(&joints) = shape.color_joints.get(color) {
-                        push(
-                            stage,
-                            StageTarget::Joints,
-                            tag,
-                            0..joints,
-                            joint_block(joints),
-                        );
+                        let size = joint_block(joints);
+                        push(stage, StageTarget::Joints, tag, 0..joints, size);
                     }
                     if let Some(bundles) = shape.color_bundles.get(color) {
                         let size = block_size(bundles.len() as u32, MIN_BUNDLES_PER_BLOCK);

@@ -36,7 +36,7 @@ use crate::wide::{FloatW, LANES, MaskW, RotW, Vec2W, cross_sv, rows_to_lanes};
 use core_soa::{NULL_BODY, Rot, Vec2};
 
 /// A `Softness` per lane.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 struct SoftnessW {
     bias_rate: FloatW,
     mass_scale: FloatW,
@@ -224,7 +224,7 @@ impl TurnW {
 /// (`joint_passes.rs`). What only the angle rows read is in [`AngleSettings`], beside it, and
 /// only where some lane has an angle row; the joint softness is the same for every joint and
 /// comes with the pass's [`JointParams`]. So a group of plain hinges is ten cache lines.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub(crate) struct RevoluteLanes {
     index_a: [u32; LANES],
     index_b: [u32; LANES],
@@ -245,18 +245,9 @@ pub(crate) struct RevoluteLanes {
     has_angle_rows: bool,
 }
 
-impl core::fmt::Debug for RevoluteLanes {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("RevoluteLanes")
-            .field("index_a", &self.index_a)
-            .field("index_b", &self.index_b)
-            .finish_non_exhaustive()
-    }
-}
-
 /// What the angle rows read besides the point block's data: which rows each lane has, the
 /// limits, the motor, the spring and the prepared angle.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub(crate) struct AngleSettings {
     spring_on: MaskW,
     motor_on: MaskW,
@@ -267,15 +258,6 @@ pub(crate) struct AngleSettings {
     max_motor_torque: FloatW,
     spring_softness: SoftnessW,
     delta_angle: FloatW,
-}
-
-impl core::fmt::Debug for AngleSettings {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("AngleSettings")
-            .field("lower_angle", &self.lower_angle)
-            .field("upper_angle", &self.upper_angle)
-            .finish_non_exhaustive()
-    }
 }
 
 impl AngleSettings {
