@@ -26,6 +26,20 @@
 //! sorted by id, so the result depends on the scene alone, whatever the split. A resting
 //! scene returns nothing and allocates nothing.
 //!
+//! **Which worker collides what.** The chunk list is cut as the solver cuts its colours: with
+//! `W` workers it holds the first `W`-th of every colour's sims (and of the non-touching
+//! ones), then the second, and so on. The solver's executor gives worker `w` the `w`-th
+//! segment of every colour (`solver_simd`'s `executor.rs`), and a colour in the graph's
+//! order — every colour of a pile built in body order, as the pyramids are — is bundled in
+//! that order. The pool splits a parallel loop in halves and the calling thread, the solver's
+//! worker 0, takes the first, so with two workers a contact is mostly collided on the core
+//! that then prepares it and reads its bodies, and the record and the two sims stay in that
+//! core's cache instead of crossing between the cores twice a step. (In a tumbling pile the
+//! solver orders the colours by body, `contact_order.rs`, and this cut by position does not
+//! follow it.) Only which thread runs a chunk depends on it, never what a chunk computes:
+//! `large_pyramid` at two workers, alternating builds, collide 0.289 → 0.266 and the step's
+//! begin pass with its integration 0.106 → 0.080 ms/step (`benches/results/NOTES.md`).
+//!
 //! The phase first creates the contacts of the pairs the pair search found (serially, in pair
 //! order: `broadphase.rs`), then collides. Neither reads a tree, so the rebuild of the moving
 //! tree's part that the last finalize loosened and only refitted (`finalize.rs`) runs beside
@@ -100,6 +114,28 @@ impl CollideView<'_> {
 fn rebuild_tree(tree: &mut DynamicTree) {
     zone!("rebuild moving tree");
     tree.rebuild_enlarged_parallel();
+}
+
+/// Cuts the contact groups (each colour's sims, then the awake set's non-touching ones) into
+/// collide chunks, worker part after worker part: part `v` of a group of `n` sims is its sims
+/// `⌊v·n/W⌋ … ⌊(v+1)·n/W⌋ − 1`, and the list holds part 0 of every group, then part 1, and so
+/// on (module notes, "Which worker collides what").
+fn chunks_by_worker_part<'a, T>(
+    groups: impl Iterator<Item = &'a mut [T]>,
+    workers: usize,
+) -> Vec<&'a mut [T]> {
+    let workers = workers.max(1);
+    let mut parts: Vec<Vec<&'a mut [T]>> = (0..workers).map(|_| Vec::new()).collect();
+    for mut rest in groups {
+        let n = rest.len();
+        for (v, part) in parts.iter_mut().enumerate() {
+            let len = (v + 1) * n / workers - v * n / workers;
+            let (this, after) = std::mem::take(&mut rest).split_at_mut(len);
+            part.extend(this.chunks_mut(COLLIDE_CHUNK));
+            rest = after;
+        }
+    }
+    parts.into_iter().flatten().collect()
 }
 
 /// A contact the narrowphase changed (arena index), and how.
@@ -278,11 +314,16 @@ impl World {
             broadphase: &self.broadphase,
             pre_solve: self.hooks.pre_solve.as_deref(),
         };
-        let mut chunks: Vec<&mut [ContactSim]> = Vec::new();
-        for (contacts, _) in self.graph.colors_mut() {
-            chunks.extend(contacts.chunks_mut(COLLIDE_CHUNK));
-        }
-        chunks.extend(awake.chunks_mut(COLLIDE_CHUNK));
+        let workers = if self.parallel_step {
+            self.def.worker_count as usize
+        } else {
+            1
+        };
+        let groups = self
+            .graph
+            .colors_mut()
+            .map(|(contacts, _)| &mut contacts[..]);
+        let chunks = chunks_by_worker_part(groups.chain([&mut awake[..]]), workers);
         let mut changed: Vec<ChangedContact> = if self.parallel_step {
             let results = chunks.into_par_iter().map(|c| collide_contacts(c, &view));
             results.flatten_iter().collect()
@@ -389,6 +430,30 @@ mod tests {
     use core_soa::{ContactId, Rot};
 
     const DT: f32 = 1.0 / 60.0;
+
+    #[test]
+    fn worker_parts_hold_every_sim_once_first_parts_first() {
+        let mut first = (0..200u32).collect::<Vec<_>>();
+        let mut second = (1000..1007u32).collect::<Vec<_>>();
+        let mut empty: Vec<u32> = Vec::new();
+        let groups = [&mut first[..], &mut empty[..], &mut second[..]];
+        let chunks = super::chunks_by_worker_part(groups.into_iter(), 2);
+        assert!(chunks.iter().all(|c| c.len() <= super::COLLIDE_CHUNK));
+        let order: Vec<u32> = chunks.iter().flat_map(|c| c.iter().copied()).collect();
+        // Part 0 of each group (0..100, 1000..1003), then part 1 (100..200, 1003..1007).
+        let expected: Vec<u32> = (0..100)
+            .chain(1000..1003)
+            .chain(100..200)
+            .chain(1003..1007)
+            .collect();
+        assert_eq!(order, expected);
+        let mut one = (0..130u32).collect::<Vec<_>>();
+        let chunks = super::chunks_by_worker_part([&mut one[..]].into_iter(), 1);
+        assert_eq!(
+            chunks.iter().map(|c| c.len()).collect::<Vec<_>>(),
+            [64, 64, 2]
+        );
+    }
 
     /// A unit box resting on a wide ground box, stepped until its contact is a resting one
     /// (touching, recyclable); sleep off so the contact stays awake.
