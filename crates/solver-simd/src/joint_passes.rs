@@ -15,7 +15,7 @@
 //!                       packed into wide lanes
 //!   WarmStart/Solve/Relax
 //!       overflow joints (1 block) → overflow contacts → colour 0 joints → colour 0 bundles → …
-//!   StoreImpulses       each colour's hinge groups: their impulses back into the joints
+//!       in the last of them, each hinge group's impulses back into its joints after its pass
 //! ```
 //!
 //! A group of [`LANES`] consecutive joints of a colour that are all revolute runs the wide
@@ -28,8 +28,10 @@
 //! **A hinge group is packed once per step.** The prepare stage turns each full group of a
 //! colour into a [`RevoluteLanes`] (its [`HingeSlot`], in a step-long array beside the contact
 //! bundles) and, where some lane has a spring, motor or limit, its [`AngleSettings`]; the
-//! twelve velocity passes of a step then read and write those lanes in place, and the store
-//! stage writes the impulses back into the joints. Packing the group from its joints at every
+//! twelve velocity passes of a step then read and write those lanes in place, and the last of
+//! them writes each group's impulses back into its joints right after solving it, while the
+//! lanes are still in the cache (a store entry of its own, reading every group's lanes again,
+//! cost about 0.23 ms a step on the grid: `benches/results/NOTES.md`). Packing the group from its joints at every
 //! pass instead (three 8 × 8 transposes of rows read from eight 256-byte records, and the
 //! impulses written back after every solve) took about half of the grid's joint passes
 //! (`benches/results/NOTES.md`).
@@ -113,11 +115,14 @@ fn joint_pass(stage: Stage, kind: SolverKind) -> Option<JointPass> {
 }
 
 /// Runs block `items` of a [`crate::stages::StageTarget::Joints`] entry: preparation of any
-/// joints, a velocity pass over one colour's joints, or the store of a colour's hinge groups.
-/// A colour's blocks start at a multiple of [`LANES`] (`stages.rs`).
+/// joints, or a velocity pass over one colour's joints, after which, with `store` (the last
+/// pass, [`crate::stages::StageTarget::JointsThenStore`]), each full hinge group writes its
+/// impulses back into its joints. A colour's blocks start at a multiple of [`LANES`]
+/// (`stages.rs`).
 pub(crate) fn run_joint_block(
     stage: Stage,
     items: Range<usize>,
+    store: bool,
     ctx: &StepContext,
     arrays: &JointArrays,
 ) {
@@ -138,15 +143,6 @@ pub(crate) fn run_joint_block(
     };
     match stage {
         Stage::PrepareJoints => prepare_block(joints, hinges, ctx, arrays),
-        Stage::StoreImpulses => {
-            let (groups, _) = joints.as_chunks_mut::<LANES>();
-            let slots = hinges.into_iter().flat_map(|(lanes, _)| lanes.iter());
-            for (group, lanes) in groups.iter_mut().zip(slots) {
-                if let Some(lanes) = lanes {
-                    lanes.store_impulses(group);
-                }
-            }
-        }
         _ => {
             let Some(pass) = joint_pass(stage, ctx.kind) else {
                 debug_assert!(false, "{stage:?} is not a joint stage");
@@ -155,7 +151,7 @@ pub(crate) fn run_joint_block(
             let (lanes, angles) = hinges.unwrap_or_default();
             // SAFETY: the block's joints are this entry's, one colour's (see
             // `run_scalar_passes`): this thread alone accesses their dynamic bodies now.
-            unsafe { run_pass_block(joints, (lanes, angles), arrays.states, pass, ctx) }
+            unsafe { run_pass_block(joints, (lanes, angles), arrays.states, (pass, store), ctx) }
         }
     }
 }
@@ -193,8 +189,9 @@ fn prepare_block(
 }
 
 /// Runs `pass` on a colour's block of joints: each full group of hinges on its prepared lanes
-/// (`slots`, one per group, with their angle settings), every other joint with the scalar
-/// kernels.
+/// (`slots`, one per group, with their angle settings), then with `store` its impulses back
+/// into its joints; every other joint with the scalar kernels, which write their impulses in
+/// place.
 ///
 /// # Safety
 /// As [`run_on_shared_bodies`], for every joint of the block: no other thread writes their
@@ -203,17 +200,20 @@ unsafe fn run_pass_block(
     joints: &mut [JointConstraint],
     (slots, angles): (&mut [HingeSlot], &mut [AngleSlot]),
     states: &SharedSlice<BodyState>,
-    pass: JointPass,
+    (pass, store): (JointPass, bool),
     ctx: &StepContext,
 ) {
     let (groups, rest) = joints.as_chunks_mut::<LANES>();
     let mut slots = slots.iter_mut().zip(angles.iter());
     for group in groups {
         match slots.next() {
-            // SAFETY: the caller's guarantee, for the group's joints.
-            Some((Some(lanes), angle)) => unsafe {
-                run_wide_pass(lanes, angle.as_ref(), states, pass, ctx)
-            },
+            Some((Some(lanes), angle)) => {
+                // SAFETY: the caller's guarantee, for the group's joints.
+                unsafe { run_wide_pass(lanes, angle.as_ref(), states, pass, ctx) };
+                if store {
+                    lanes.store_impulses(group);
+                }
+            }
             _ => run_scalar_passes(group, states, pass, ctx),
         }
     }
@@ -237,7 +237,7 @@ fn run_scalar_passes(
 
 /// Runs `pass` on a group of [`LANES`] revolute joints with the wide kernel (one joint per
 /// lane), on the lanes the prepare stage built; their impulses stay in the lanes until the
-/// store stage.
+/// last pass stores them ([`run_pass_block`]).
 ///
 /// # Safety
 /// As [`run_on_shared_bodies`], for every joint of the group: no other thread writes their

@@ -25,9 +25,10 @@
 //! Within a colour, joints and contacts share no dynamic body (the graph colours them
 //! together), so the joints-then-contacts order inside a colour changes no bit; across colours
 //! and in the overflow set, joints go first so that contacts have the last word, as in Box2D.
-//! Warm start, solve and relax visit joints, restitution does not; the impulse store visits
-//! each colour's full groups of [`LANES`] joints, whose hinges' impulses live in wide lanes
-//! during the step (`joint_passes.rs`).
+//! Warm start, solve and relax visit joints, restitution does not. A colour's full groups of
+//! [`LANES`] hinges keep their impulses in wide lanes during the step (`joint_passes.rs`);
+//! the colour's joint entry of the last velocity pass writes them back into the joints
+//! ([`StageTarget::JointsThenStore`]), so the store stage stores contacts only.
 //!
 //! The staged executor ([`crate::executor`]) walks the entries in order and spreads each
 //! entry's blocks over its threads; [`crate::step`] runs one block. Block sizes follow from the
@@ -251,6 +252,10 @@ pub enum StageTarget {
     Overflow,
     /// Joints: one colour's (or, to prepare, all of them) in parallel blocks.
     Joints,
+    /// One colour's joints in the step's last velocity pass over them, in parallel blocks;
+    /// after its pass each full hinge group writes its impulses back into its joints
+    /// (`joint_passes.rs`), so no entry of its own reads the lanes again to store them.
+    JointsThenStore,
     /// The overflow joints, solved one at a time in one block.
     OverflowJoints,
     /// Consecutive single-block entries of one stage, run one after another in one block
@@ -333,9 +338,10 @@ pub struct StepShape<'a> {
 /// `entries`: body stages over all bodies; per constraint pass, the overflow joints and the
 /// overflow contacts (one block each, the scalar path), then each colour's joints and bundles
 /// in order; prepare and store over all bundles and all overflow contacts, and the joint
-/// preparation of each colour's joints and of the overflow joints, in parallel blocks. A
-/// joint entry names its group in `color`: a colour, or `color_joints.len()` for the
-/// overflow joints. Empty entries are left out.
+/// preparation of each colour's joints and of the overflow joints, in parallel blocks; with a
+/// store stage, each colour's last joint pass stores its hinge groups' impulses
+/// ([`store_after_last_joint_pass`]). A joint entry names its group in `color`: a colour, or
+/// `color_joints.len()` for the overflow joints. Empty entries are left out.
 pub fn expand_stages(stages: &[Stage], shape: &StepShape<'_>, entries: &mut Vec<StageEntry>) {
     entries.clear();
     let mut push = |stage, target, color, items: Range<u32>, block_size| {
@@ -372,14 +378,6 @@ pub fn expand_stages(stages: &[Stage], shape: &StepShape<'_>, entries: &mut Vec<
                 );
                 let size = block_size(shape.overflow_count, MIN_CONTACTS_PER_BLOCK);
                 push(stage, StageTarget::Overflow, None, overflow.clone(), size);
-                if stage == Stage::StoreImpulses {
-                    // The hinge groups' impulses go back into their joints.
-                    for (color, &joints) in shape.color_joints.iter().enumerate() {
-                        let groups = joints - joints % LANES as u32;
-                        let (tag, size) = (Some(color as u32), joint_block(groups));
-                        push(stage, StageTarget::Joints, tag, 0..groups, size);
-                    }
-                }
             }
             Stage::PrepareJoints => {
                 for (color, &joints) in shape.color_joints.iter().enumerate() {
@@ -420,6 +418,25 @@ pub fn expand_stages(stages: &[Stage], shape: &StepShape<'_>, entries: &mut Vec<
                     push(stage, StageTarget::Bundles, color, bundles.clone(), size);
                 }
             }
+        }
+    }
+    if stages.contains(&Stage::StoreImpulses) {
+        store_after_last_joint_pass(entries);
+    }
+}
+
+/// Makes each colour's last velocity-pass entry over its joints a
+/// [`StageTarget::JointsThenStore`] entry: the hinge groups' impulses go back into their joints
+/// as soon as their last pass has run, while the lanes are in the cache, instead of in an
+/// entry of the store stage that reads every group's lanes once more. Nothing after that pass
+/// changes a joint's impulse (restitution and the store stage work on contacts only).
+fn store_after_last_joint_pass(entries: &mut [StageEntry]) {
+    let mut stored: Vec<Option<u32>> = Vec::new();
+    for entry in entries.iter_mut().rev() {
+        let pass = matches!(entry.stage, Stage::WarmStart | Stage::Solve | Stage::Relax);
+        if entry.target == StageTarget::Joints && pass && !stored.contains(&entry.color) {
+            stored.push(entry.color);
+            entry.target = StageTarget::JointsThenStore;
         }
     }
 }
@@ -569,8 +586,8 @@ mod tests {
 
     /// Joints enter every velocity pass before the contacts: overflow joints, overflow
     /// contacts, then per colour its joints and its bundles; they are prepared once, in
-    /// parallel blocks of whole groups, take no part in restitution, and the store visits each
-    /// colour's full groups of `LANES` joints.
+    /// parallel blocks of whole groups, take no part in restitution, and each colour's joint
+    /// entry of the last relax pass stores its hinge groups' impulses.
     #[test]
     fn expansion_puts_each_colours_joints_before_its_contacts() {
         let mut stages = Vec::new();
@@ -606,7 +623,15 @@ mod tests {
                 (StageTarget::Joints, Some(2), 0..30),
             ]
         );
-        assert_eq!(summary(Stage::Relax), summary(Stage::Solve));
+        // The one relax pass is the last: its colour joint entries also store.
+        let relax_as_solve: Vec<_> = summary(Stage::Relax)
+            .into_iter()
+            .map(|(target, color, items)| match target {
+                StageTarget::JointsThenStore => (StageTarget::Joints, color, items),
+                other => (other, color, items),
+            })
+            .collect();
+        assert_eq!(relax_as_solve, summary(Stage::Solve));
         assert_eq!(
             summary(Stage::PrepareJoints),
             [
@@ -615,18 +640,38 @@ mod tests {
                 (StageTarget::Joints, Some(3), 0..3),
             ]
         );
-        let groups = |joints: u32| joints - joints % LANES as u32;
+        // The store stage stores contacts only; the hinge groups' impulses are stored by each
+        // colour's joint entry of the last relax pass.
+        assert!(
+            summary(Stage::StoreImpulses)
+                .iter()
+                .all(|(target, ..)| matches!(target, StageTarget::Bundles | StageTarget::Overflow))
+        );
+        let storing: Vec<(usize, Option<u32>)> = entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.target == StageTarget::JointsThenStore)
+            .map(|(i, e)| (i, e.color))
+            .collect();
+        let last_relax_joints = |color| {
+            entries
+                .iter()
+                .rposition(|e| {
+                    e.stage == Stage::Relax && e.color == color && e.target != StageTarget::Bundles
+                })
+                .unwrap()
+        };
         assert_eq!(
-            summary(Stage::StoreImpulses)[2..],
+            storing,
             [
-                (StageTarget::Joints, Some(0), 0..groups(100)),
-                (StageTarget::Joints, Some(2), 0..groups(30)),
+                (last_relax_joints(Some(0)), Some(0)),
+                (last_relax_joints(Some(2)), Some(2))
             ]
         );
         assert!(entries.iter().all(|e| e.stage != Stage::Restitution
             || !matches!(e.target, StageTarget::Joints | StageTarget::OverflowJoints)));
         let colour_joint_blocks_start_groups = entries.iter().all(|e| {
-            e.target != StageTarget::Joints
+            !matches!(e.target, StageTarget::Joints | StageTarget::JointsThenStore)
                 || e.color == Some(3)
                 || (0..e.block_count()).all(|b| e.block(b).start % LANES == 0)
         });

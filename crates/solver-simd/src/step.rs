@@ -10,7 +10,7 @@
 //! | bundles | scalar prepare + pack, per bundle, from its records / the impulses back into them | wide kernels over the block's bundles | — |
 //! | overflow | scalar, per block of contacts | scalar, the whole set as one block | — |
 //! | bodies | — | — | the block's bodies (and the step's begin pass) |
-//! | joints, overflow joints | prepare per joint (parallel), a colour's hinge lanes / their impulses back | wide hinge lanes or scalar joint kernels (see [`crate::joint_passes`]) | — |
+//! | joints, overflow joints | prepare per joint (parallel), a colour's hinge lanes / — | wide hinge lanes or scalar joint kernels, the last pass storing the lanes' impulses (see [`crate::joint_passes`]) | — |
 //!
 //! The executor runs the schedule, in which a run of one-block entries of one stage is one
 //! fused entry (`stages::fuse_single_blocks`); `run_scheduled` runs such an entry's members one
@@ -79,7 +79,7 @@ pub(crate) struct StepArrays<'a, C> {
     /// Per group, the joints.
     pub joints: Vec<SharedSlice<'a, JointConstraint>>,
     /// Every colour's full groups of joints, colour after colour: built by the joint prepare
-    /// stage, solved in place, stored back by the store stage (`joint_passes.rs`).
+    /// stage, solved in place, stored back by the last velocity pass (`joint_passes.rs`).
     pub hinges: SharedSlice<'a, HingeSlot>,
     /// Beside each hinge group, its angle settings (where some lane has angle rows).
     pub hinge_angles: SharedSlice<'a, AngleSlot>,
@@ -139,9 +139,10 @@ pub(crate) fn run_block<C: ContactRecord>(
             let serial = entry.block_count() == 1;
             run_overflow_block(entry.stage, items, serial, ctx, arrays)
         }
-        StageTarget::Joints => {
+        StageTarget::Joints | StageTarget::JointsThenStore => {
             let joints = joint_arrays(arrays, entry_group(entry));
-            run_joint_block(entry.stage, items, ctx, &joints)
+            let store = entry.target == StageTarget::JointsThenStore;
+            run_joint_block(entry.stage, items, store, ctx, &joints)
         }
         StageTarget::OverflowJoints => {
             let serial = entry.block_count() == 1;

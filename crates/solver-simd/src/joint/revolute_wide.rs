@@ -220,7 +220,7 @@ impl TurnW {
 
 /// [`LANES`] revolute joints: their prepared point-block data and impulses, lane by lane.
 /// The prepare stage builds one per full group of hinges of a colour; the velocity passes work
-/// on it in place, and the store stage writes its impulses back into the joints
+/// on it in place, and the last of them writes its impulses back into the joints
 /// (`joint_passes.rs`). What only the angle rows read is in [`AngleSettings`], beside it, and
 /// only where some lane has an angle row; the joint softness is the same for every joint and
 /// comes with the pass's [`JointParams`]. So a group of plain hinges is ten cache lines.
