@@ -37,8 +37,8 @@
 //! core's cache instead of crossing between the cores twice a step. (In a tumbling pile the
 //! solver orders the colours by body, `contact_order.rs`, and this cut by position does not
 //! follow it.) Only which thread runs a chunk depends on it, never what a chunk computes:
-//! `large_pyramid` at two workers, alternating builds, collide 0.289 → 0.266 and the step's
-//! begin pass with its integration 0.106 → 0.080 ms/step (`benches/results/NOTES.md`).
+//! `large_pyramid` at two workers, alternating builds, collide 0.291 → 0.253 and the step's
+//! begin pass with its integration 0.104 → 0.075 ms/step (`benches/results/NOTES.md`).
 //!
 //! The phase first creates the contacts of the pairs the pair search found (serially, in pair
 //! order: `broadphase.rs`), then collides. Neither reads a tree, so the rebuild of the moving

@@ -29,9 +29,9 @@
 //! colour into a [`RevoluteLanes`] (its [`HingeSlot`], in a step-long array beside the contact
 //! bundles) and, where some lane has a spring, motor or limit, its [`AngleSettings`]; the
 //! twelve velocity passes of a step then read and write those lanes in place, and the last of
-//! them writes each group's impulses back into its joints right after solving it, while the
-//! lanes are still in the cache (a store entry of its own, reading every group's lanes again,
-//! cost about 0.23 ms a step on the grid: `benches/results/NOTES.md`). Packing the group from its joints at every
+//! them writes each group's impulses back into its joints right after solving it (an entry of
+//! the store stage did it before, reading every group's lanes once more; either way the cost
+//! is the write of each joint's impulse line). Packing the group from its joints at every
 //! pass instead (three 8 × 8 transposes of rows read from eight 256-byte records, and the
 //! impulses written back after every solve) took about half of the grid's joint passes
 //! (`benches/results/NOTES.md`).

@@ -427,9 +427,10 @@ pub fn expand_stages(stages: &[Stage], shape: &StepShape<'_>, entries: &mut Vec<
 
 /// Makes each colour's last velocity-pass entry over its joints a
 /// [`StageTarget::JointsThenStore`] entry: the hinge groups' impulses go back into their joints
-/// as soon as their last pass has run, while the lanes are in the cache, instead of in an
-/// entry of the store stage that reads every group's lanes once more. Nothing after that pass
-/// changes a joint's impulse (restitution and the store stage work on contacts only).
+/// as soon as their last pass has run, instead of in an entry of the store stage that reads
+/// every group's lanes once more (one entry per colour fewer; `benches/results/NOTES.md`).
+/// Nothing after that pass changes a joint's impulse (restitution and the store stage work on
+/// contacts only).
 fn store_after_last_joint_pass(entries: &mut [StageEntry]) {
     let mut stored: Vec<Option<u32>> = Vec::new();
     for entry in entries.iter_mut().rev() {
