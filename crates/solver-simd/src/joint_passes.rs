@@ -1,5 +1,5 @@
-//! Joints in the staged step: their blocks in the prepare, warm start, solve, relax and store
-//! stages.
+//! Joints in the staged step: their blocks in the prepare, warm start, solve and relax stages
+//! (the last pass also storing the hinge groups' impulses).
 //!
 //! The caller hands the solver each colour's joints beside its contacts, and the overflow joints
 //! beside the overflow contacts ([`crate::constraints::StepConstraints`]). A colour's joints
@@ -257,10 +257,9 @@ unsafe fn run_wide_pass(
                 lanes.warm_start(&mut bodies);
             }
         }
-        JointPass::Solve { use_bias } => {
-            let angle = angle.filter(|_| lanes.has_angle_rows());
-            lanes.solve(angle, &mut bodies, &ctx.joint, use_bias)
-        }
+        // The lanes read `angle` only where some lane has angle rows (a slot not written this
+        // step is never read).
+        JointPass::Solve { use_bias } => lanes.solve(angle, &mut bodies, &ctx.joint, use_bias),
     }
 }
 

@@ -339,8 +339,8 @@ pub struct StepShape<'a> {
 /// overflow contacts (one block each, the scalar path), then each colour's joints and bundles
 /// in order; prepare and store over all bundles and all overflow contacts, and the joint
 /// preparation of each colour's joints and of the overflow joints, in parallel blocks; with a
-/// store stage, each colour's last joint pass stores its hinge groups' impulses
-/// ([`store_after_last_joint_pass`]). A joint entry names its group in `color`: a colour, or
+/// store stage, each colour's joint entry of the last velocity pass stores its hinge groups'
+/// impulses ([`last_storing_pass`]). A joint entry names its group in `color`: a colour, or
 /// `color_joints.len()` for the overflow joints. Empty entries are left out.
 pub fn expand_stages(stages: &[Stage], shape: &StepShape<'_>, entries: &mut Vec<StageEntry>) {
     entries.clear();
@@ -357,7 +357,8 @@ pub fn expand_stages(stages: &[Stage], shape: &StepShape<'_>, entries: &mut Vec<
     };
     let overflow = 0..shape.overflow_count;
     let overflow_group = shape.color_joints.len().max(shape.color_bundles.len()) as u32;
-    for &stage in stages {
+    let storing_pass = last_storing_pass(stages);
+    for (index, &stage) in stages.iter().enumerate() {
         match stage {
             Stage::BeginStep | Stage::IntegrateVelocities | Stage::IntegratePositions => {
                 let size = block_size(shape.body_count, MIN_BODIES_PER_BLOCK);
@@ -397,11 +398,16 @@ pub fn expand_stages(stages: &[Stage], shape: &StepShape<'_>, entries: &mut Vec<
                 let serial = shape.overflow_count.max(1);
                 push(stage, StageTarget::Overflow, None, overflow.clone(), serial);
                 let colors = shape.color_bundles.len().max(shape.color_joints.len());
+                let joint_target = if storing_pass == Some(index) {
+                    StageTarget::JointsThenStore
+                } else {
+                    StageTarget::Joints
+                };
                 for color in 0..colors {
                     let tag = Some(color as u32);
                     if let Some(&joints) = shape.color_joints.get(color) {
                         let size = joint_block(joints);
-                        push(stage, StageTarget::Joints, tag, 0..joints, size);
+                        push(stage, joint_target, tag, 0..joints, size);
                     }
                     if let Some(bundles) = shape.color_bundles.get(color) {
                         let size = block_size(bundles.len() as u32, MIN_BUNDLES_PER_BLOCK);
@@ -420,26 +426,21 @@ pub fn expand_stages(stages: &[Stage], shape: &StepShape<'_>, entries: &mut Vec<
             }
         }
     }
-    if stages.contains(&Stage::StoreImpulses) {
-        store_after_last_joint_pass(entries);
-    }
 }
 
-/// Makes each colour's last velocity-pass entry over its joints a
-/// [`StageTarget::JointsThenStore`] entry: the hinge groups' impulses go back into their joints
-/// as soon as their last pass has run, instead of in an entry of the store stage that reads
-/// every group's lanes once more (one entry per colour fewer; `benches/results/NOTES.md`).
-/// Nothing after that pass changes a joint's impulse (restitution and the store stage work on
-/// contacts only).
-fn store_after_last_joint_pass(entries: &mut [StageEntry]) {
-    let mut stored: Vec<Option<u32>> = Vec::new();
-    for entry in entries.iter_mut().rev() {
-        let pass = matches!(entry.stage, Stage::WarmStart | Stage::Solve | Stage::Relax);
-        if entry.target == StageTarget::Joints && pass && !stored.contains(&entry.color) {
-            stored.push(entry.color);
-            entry.target = StageTarget::JointsThenStore;
-        }
+/// With a store stage, the place in `stages` of the last velocity pass (warm start, solve or
+/// relax), whose colour joint entries are [`StageTarget::JointsThenStore`]: every pass visits
+/// every colour's joints, so that pass is each colour's last, and the hinge groups' impulses
+/// go back into their joints as soon as it has run instead of in an entry of the store stage
+/// that reads every group's lanes once more (one entry per colour fewer;
+/// `benches/results/NOTES.md`). Nothing after it changes a joint's impulse (restitution and
+/// the store stage work on contacts only).
+fn last_storing_pass(stages: &[Stage]) -> Option<usize> {
+    if !stages.contains(&Stage::StoreImpulses) {
+        return None;
     }
+    let pass = |s: &Stage| matches!(s, Stage::WarmStart | Stage::Solve | Stage::Relax);
+    stages.iter().rposition(pass)
 }
 
 /// Writes into `schedule` the entry list `entries` as the executor runs it: each maximal run

@@ -11,7 +11,7 @@
 //! when all of its joints are hinges (`joint_passes.rs`); the block sizes of joint entries are
 //! multiples of [`LANES`], so only a colour's last few joints fall outside a group. The group
 //! is packed into lanes once, when the step prepares its joints, and its impulses go back into
-//! the joints when the step stores them; in between, every pass works on the lanes.
+//! the joints after the step's last velocity pass; in between, every pass works on the lanes.
 //!
 //! ## Same operations, same bits
 //!
@@ -350,11 +350,6 @@ impl RevoluteLanes {
             }
         });
         Some((lanes, angle))
-    }
-
-    /// Whether some lane has angle rows, whose settings the solve pass then needs.
-    pub fn has_angle_rows(&self) -> bool {
-        self.has_angle_rows
     }
 
     /// Writes the impulses the passes changed back into the joints.

@@ -159,7 +159,7 @@ fn lanes_reproduce_the_scalar_hinge_bit_for_bit() {
         let mut wide_states = states;
         // Loaded once, as the prepare stage does; the passes then work on the lanes in place.
         let (mut lanes, angle) = RevoluteLanes::load(&joints, wide_states.len()).unwrap();
-        assert_eq!(angle.is_some(), lanes.has_angle_rows());
+        assert_eq!(angle.is_some(), lanes.has_angle_rows);
         // Warm start, biased solve, relax: the passes of a substep, twice.
         for pass in 0..6 {
             let use_bias = pass % 3 == 1;
