@@ -16,34 +16,30 @@
 //! idle thread that does not fall asleep: it runs the same jobs rayon would have woken it
 //! for, so what the step computes, and on which data, does not change — only how soon the
 //! second thread starts. The step's own thread sets `done` when it returns (or unwinds), and
-//! the keepers leave when they next look. The step does not wait for them: keepers are
-//! detached jobs (`rayon::spawn`), because on a busy machine a keeper's thread may be off its
-//! core when the step ends, and waiting for it to notice cost more than the keepers saved
-//! (hand-off 0.16 → 0.56 ms/step in `smash` beside a process spinning on one of the two
-//! cores, when the step waited for its keepers).
+//! the keepers leave.
 //!
 //! ```text
 //!   step thread                      keeper (× workers − 1)
 //!   ───────────                      ──────────────────────
-//!   spawn keepers (detached)         until done:
+//!   spawn keepers                    until done:
 //!   run the step's phases              job ← yield_now()    (steal, run)
-//!   done ← true; return                none: spin, then yield the time slice
+//!   done ← true                        none: spin, then yield the time slice
+//!   wait for the keepers (scope)
 //! ```
 //!
 //! Spinning costs a core while the step is serial, as the solver's own waits do, so keepers
 //! run only when the pool has no more workers than the machine has cores
 //! (`std::thread::available_parallelism`): with more, a spinning keeper would take a core from
 //! a thread with work, and the pool's threads sleep between phases as before. After
-//! [`SPIN_LIMIT`] empty polls a keeper yields its time slice between polls. Two guards keep a
-//! keeper from holding a thread the step needs: the step's own thread, if it picks a keeper
-//! job from its queue while it waits for other work, returns from it at once, and so does a
-//! thread already running a keeper. Either way the step only loses the early start, never its
-//! progress.
+//! [`SPIN_LIMIT`] empty polls a keeper yields its time slice between polls. Two guards keep a keeper from holding a
+//! thread the step needs: the step's own thread, if it picks a keeper job from its queue
+//! while it waits for other work, returns from it at once, and so does a thread already
+//! running a keeper. Either way the step only loses the early start, never its progress.
 
 use rayon::Yield;
 use std::cell::Cell;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
 
 /// Empty polls a keeper spins through before it starts yielding its time slice.
 const SPIN_LIMIT: u32 = 2048;
@@ -55,16 +51,18 @@ thread_local! {
 
 /// Runs `step` on the current pool thread while `workers − 1` keepers hold the pool's other
 /// threads awake (see the module notes). Called inside the world's pool.
-pub(crate) fn with_pool_awake<R>(workers: usize, step: impl FnOnce() -> R) -> R {
+pub(crate) fn with_pool_awake<R: Send>(workers: usize, step: impl FnOnce() -> R + Send) -> R {
     let keepers = if workers <= cores() { workers - 1 } else { 0 };
-    let done = Arc::new(AtomicBool::new(false));
+    let done = AtomicBool::new(false);
     let host = rayon::current_thread_index();
-    for _ in 0..keepers {
-        let done = Arc::clone(&done);
-        rayon::spawn(move || keep_awake(&done, host));
-    }
-    let _finish = SetOnDrop(&done);
-    step()
+    rayon::in_place_scope(|scope| {
+        for _ in 0..keepers {
+            let done = &done;
+            scope.spawn(move |_| keep_awake(done, host));
+        }
+        let _finish = SetOnDrop(&done);
+        step()
+    })
 }
 
 /// The machine's cores as the process may use them (1 if unknown), asked once.
@@ -126,9 +124,8 @@ mod tests {
     }
 
     /// The step's value comes back, the parallel work inside it is all done, and every call
-    /// returns, for pools of one to four threads asked for as many workers as the pool has or
-    /// more; the keepers of each step leave before the next one's start (else the pool would
-    /// run out of threads and a later step's parallel work would wait for ever).
+    /// returns — the keepers left — for pools of one to four threads, asked for as many
+    /// workers as the pool has or more.
     #[test]
     fn steps_return_their_value_and_their_parallel_work_completes() {
         for threads in 1..=4 {
@@ -157,8 +154,8 @@ mod tests {
         }
     }
 
-    /// A step that panics still lets its keepers go: the panic reaches the caller, and the
-    /// pool's threads are free for the next step.
+    /// A step that panics still lets its keepers go: the panic reaches the caller instead of
+    /// the call hanging, and the pool serves the next step.
     #[test]
     fn a_panicking_step_releases_its_keepers() {
         let pool = pool(2);
