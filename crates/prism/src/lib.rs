@@ -49,8 +49,7 @@
 //! clearing the last step's event lists (`events`), breaking overloaded joints
 //! (`break_joints`), the particle systems (`particles`), giving back the spare room of stores
 //! a burst grew (`release_spare`, `spare.rs`) and, with more than one worker, handing the step
-//! to the world's pool and back (`handoff`). During the step the pool's other threads spin
-//! for work rather than sleep between phases (`pool_awake.rs`).
+//! to the world's pool and back (`handoff`).
 //!
 //! Serial work left in a step, all proportional to what changed rather than to the world: the
 //! new pairs' contact creation, the changed contacts' state updates, the escaped proxies'
@@ -310,7 +309,6 @@ mod narrowphase;
 mod overlap;
 mod particle_collider;
 mod particle_world;
-mod pool_awake;
 mod profile;
 mod query;
 mod ray;

@@ -9,9 +9,8 @@
 //! the top-level fields (all but `solver`, `continuous` and `particle_figures`, which break
 //! down `solve`, `finalize` and `particles`) add up to `total` but for the clock reads between
 //! them. With more than one worker the step runs on a thread of the world's pool while the
-//! caller waits; waking that thread, starting and ending the keepers that hold the pool's
-//! other threads awake (`pool_awake.rs`), and waking the caller again is `handoff`, the part
-//! of `total` that no phase's code runs in. A benchmark timing the call from outside therefore
+//! caller waits; waking that thread and then the caller again is `handoff`, the part of
+//! `total` that no phase's code runs in. A benchmark timing the call from outside therefore
 //! sees `total`, and nothing it measures is missing from the breakdown.
 //!
 //! [`timed`] is never inlined, so each phase stays a function of its own in an

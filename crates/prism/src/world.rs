@@ -34,7 +34,6 @@ use crate::island::Islands;
 use crate::joint::JointStore;
 use crate::move_events::BodyMoveEvent;
 use crate::particle_world::ParticleSystems;
-use crate::pool_awake::with_pool_awake;
 use crate::profile::{Counters, StepProfile, elapsed_ms, timed, zone};
 use crate::sensor::Sensors;
 use crate::shape::ShapeRecord;
@@ -169,18 +168,15 @@ impl World {
         self.run_step_in_pool(dt, substeps)
     }
 
-    /// Runs the step on the world's pool, its other threads kept awake for the step's length
-    /// (`pool_awake.rs`), and adds the hand-off to the profile: the caller waits while a pool
-    /// thread wakes, runs the step and wakes the caller again, and those two wake-ups are part
-    /// of what the call costs (`StepProfile::handoff`).
+    /// Runs the step on the world's pool and adds the hand-off to the profile: the caller waits
+    /// while a pool thread wakes, runs the step and wakes the caller again, and those two
+    /// wake-ups are part of what the call costs (`StepProfile::handoff`).
     fn run_step_in_pool(&mut self, dt: f32, substeps: u32) -> Result<(), PrismError> {
         zone!("handoff");
         let call = Instant::now();
         let pool = Arc::clone(&self.thread_pool);
-        let workers = self.def.worker_count as usize;
-        let stepped = pool.install(|| with_pool_awake(workers, || self.run_step(dt, substeps)));
-        // Everything outside `run_step`'s own span: the wake-ups and the keepers' start and end.
-        let handoff = (elapsed_ms(call) - self.profile.total).max(0.0);
+        let (stepped, inside) = pool.install(|| timed(|| self.run_step(dt, substeps)));
+        let handoff = (elapsed_ms(call) - inside).max(0.0);
         self.profile.handoff = handoff;
         self.profile.total += handoff;
         stepped
