@@ -46,7 +46,8 @@ use crate::params::{SolverKind, SolverParams};
 use crate::profile::{SolverProfile, StageZone, block_zone, ms_since, zone};
 use crate::sequential_impulses::sequential_impulse_stages;
 use crate::stages::{
-    Stage, StageEntry, StepContext, StepShape, expand_stages, fuse_single_blocks, soft_step_stages,
+    BundlePiece, Stage, StageEntry, StepContext, StepShape, cut_bundle_pieces, expand_stages,
+    fuse_single_blocks, soft_step_stages,
 };
 use crate::step::{BundleSource, StepArrays, run_scheduled};
 use crate::wide::LANES;
@@ -83,6 +84,8 @@ pub struct ContactSolver {
     /// Each colour's record positions in bundle order (`contact_order.rs`).
     orders: ContactOrders,
     color_bundles: Vec<Range<u32>>,
+    /// The pieces the prepare and store entries hand out (`stages::cut_bundle_pieces`).
+    bundle_pieces: Vec<BundlePiece>,
     /// The number of joints of each colour.
     color_joints: Vec<u32>,
     /// Each colour's full groups of joints (`joint_passes.rs`), colour after colour.
@@ -269,6 +272,7 @@ impl ContactSolver {
                 bundles: SharedSlice::new(&mut self.bundles),
                 overflow: SharedSlice::new(&mut self.overflow_constraints),
                 bundle_sources: &self.bundle_sources,
+                bundle_pieces: &self.bundle_pieces,
                 contact_orders: shared_each(&mut self.orders.per_color),
                 colors_to_order: &self.orders.to_order,
                 order_buckets: shared_each(&mut self.orders.buckets),
@@ -339,6 +343,11 @@ impl ContactSolver {
         self.orders.plan(counts, self.workers > 1);
         let ordered_colors = self.orders.to_order.len() as u32;
         let bundle_count = self.bundle_sources.len();
+        cut_bundle_pieces(
+            &self.color_bundles,
+            bundle_count as u32,
+            &mut self.bundle_pieces,
+        );
         let overflow_count = constraints.overflow.contacts.len();
         set_len_for_overwrite(&mut self.bundles, bundle_count);
         set_len_for_overwrite(&mut self.overflow_constraints, overflow_count);
@@ -352,6 +361,7 @@ impl ContactSolver {
             body_count: body_count as u32,
             color_bundles: &self.color_bundles,
             bundle_count: bundle_count as u32,
+            bundle_pieces: self.bundle_pieces.len() as u32,
             ordered_colors,
             overflow_count: overflow_count as u32,
             color_joints: &self.color_joints,

@@ -246,8 +246,11 @@ pub enum StageTarget {
     Bodies,
     /// Graph colours, one per block (the contact order).
     Colors,
-    /// Contact bundles: one colour's, or (prepare and store) every colour's.
+    /// One colour's contact bundles.
     Bundles,
+    /// Every colour's contact bundles (prepare and store), one piece of a colour per block,
+    /// the pieces in the order of [`cut_bundle_pieces`]; the items index the pieces.
+    BundlePieces,
     /// Overflow constraints, solved by the scalar path.
     Overflow,
     /// Joints: one colour's (or, to prepare, all of them) in parallel blocks.
@@ -310,6 +313,55 @@ pub fn block_size(items: u32, min: u32) -> u32 {
     items.div_ceil(MAX_BLOCKS_PER_STAGE).max(min).max(1)
 }
 
+/// Cuts every colour's bundles into the pieces that the prepare and store entries hand out as
+/// blocks, written into `pieces` in the order the executor's segments take them.
+///
+/// Why not blocks over all bundles in order: the executor gives worker `w` of `W` the `w`-th
+/// segment of every entry's blocks, and each colour's passes give it the `w`-th part of that
+/// colour's bundles. Blocks over all bundles in order would hand worker 0 the first colours
+/// whole and the last worker the last ones, so every bundle outside its own part would be
+/// prepared on one core and solved on another, and its lines would cross between the cores
+/// at the first warm start and again at the store. So each colour is cut into about equal
+/// pieces of at most the block size the bundle count alone gives, and the pieces are listed
+/// by where they lie in their colour (the middle of piece `j` of `k` is at `(2j + 1)/2k` of it;
+/// ties in colour order): the first `w`-th of the list holds about the first `w`-th of every
+/// colour, for any `W`. The cut depends on the counts alone, and preparing or storing a bundle
+/// reads and writes that bundle only, so the order changes which core does the work, never
+/// what it computes.
+pub fn cut_bundle_pieces(
+    color_bundles: &[Range<u32>],
+    bundle_count: u32,
+    pieces: &mut Vec<BundlePiece>,
+) {
+    pieces.clear();
+    let most = block_size(bundle_count, MIN_BUNDLES_PER_BLOCK);
+    for bundles in color_bundles {
+        let (first, n) = (bundles.start, bundles.len() as u32);
+        let k = n.div_ceil(most);
+        pieces.extend((0..k).map(|j| BundlePiece {
+            bundles: first + j * n / k..first + (j + 1) * n / k,
+            index: j,
+            of: k,
+        }));
+    }
+    // (2j + 1)/2k < (2j' + 1)/2k'  ⇔  (2j + 1)·k' < (2j' + 1)·k; ties go by first bundle, so
+    // in colour order, and the order is total (an unstable sort, which allocates nothing).
+    let middle = |p: &BundlePiece, q: &BundlePiece| u64::from(2 * p.index + 1) * u64::from(q.of);
+    pieces.sort_unstable_by(|p, q| {
+        let by_place = middle(p, q).cmp(&middle(q, p));
+        by_place.then(p.bundles.start.cmp(&q.bundles.start))
+    });
+}
+
+/// A run of one colour's bundles, piece `index` of the `of` pieces the colour is cut into
+/// ([`cut_bundle_pieces`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BundlePiece {
+    pub bundles: Range<u32>,
+    pub index: u32,
+    pub of: u32,
+}
+
 /// The block size of a colour's `joints` in every joint stage: whole groups of [`LANES`], so
 /// that only a colour's last joints fall outside the wide hinge kernel's groups and each block
 /// owns whole groups (`joint_passes.rs`).
@@ -324,6 +376,8 @@ pub struct StepShape<'a> {
     /// The bundles of each colour, in order (empty ranges for colours without contacts).
     pub color_bundles: &'a [Range<u32>],
     pub bundle_count: u32,
+    /// The pieces [`cut_bundle_pieces`] cut the bundles into for prepare and store.
+    pub bundle_pieces: u32,
     /// The colours whose contacts the step orders (all of them with several workers, none
     /// with one: see `contact_order.rs`).
     pub ordered_colors: u32,
@@ -337,11 +391,12 @@ pub struct StepShape<'a> {
 /// Expands the solver kind's list of `stages` into entries for a step of `shape`, written into
 /// `entries`: body stages over all bodies; per constraint pass, the overflow joints and the
 /// overflow contacts (one block each, the scalar path), then each colour's joints and bundles
-/// in order; prepare and store over all bundles and all overflow contacts, and the joint
-/// preparation of each colour's joints and of the overflow joints, in parallel blocks; with a
-/// store stage, each colour's joint entry of the last velocity pass stores its hinge groups'
-/// impulses ([`last_storing_pass`]). A joint entry names its group in `color`: a colour, or
-/// `color_joints.len()` for the overflow joints. Empty entries are left out.
+/// in order; prepare and store over every colour's bundles in pieces ([`cut_bundle_pieces`])
+/// and over all overflow contacts, and the joint preparation of each colour's joints and of
+/// the overflow joints, in parallel blocks; with a store stage, each colour's joint entry of
+/// the last velocity pass stores its hinge groups' impulses ([`last_storing_pass`]). A joint
+/// entry names its group in `color`: a colour, or `color_joints.len()` for the overflow
+/// joints. Empty entries are left out.
 pub fn expand_stages(stages: &[Stage], shape: &StepShape<'_>, entries: &mut Vec<StageEntry>) {
     entries.clear();
     let mut push = |stage, target, color, items: Range<u32>, block_size| {
@@ -369,14 +424,8 @@ pub fn expand_stages(stages: &[Stage], shape: &StepShape<'_>, entries: &mut Vec<
                 push(stage, StageTarget::Colors, None, colors, 1);
             }
             Stage::PrepareContacts | Stage::StoreImpulses => {
-                let size = block_size(shape.bundle_count, MIN_BUNDLES_PER_BLOCK);
-                push(
-                    stage,
-                    StageTarget::Bundles,
-                    None,
-                    0..shape.bundle_count,
-                    size,
-                );
+                let pieces = 0..shape.bundle_pieces;
+                push(stage, StageTarget::BundlePieces, None, pieces, 1);
                 let size = block_size(shape.overflow_count, MIN_CONTACTS_PER_BLOCK);
                 push(stage, StageTarget::Overflow, None, overflow.clone(), size);
             }
@@ -600,6 +649,7 @@ mod tests {
             body_count: 10,
             color_bundles: &color_bundles,
             bundle_count: 6,
+            bundle_pieces: piece_count(&color_bundles, 6),
             ordered_colors: 0,
             overflow_count: 2,
             color_joints: &color_joints,
@@ -647,7 +697,10 @@ mod tests {
         assert!(
             summary(Stage::StoreImpulses)
                 .iter()
-                .all(|(target, ..)| matches!(target, StageTarget::Bundles | StageTarget::Overflow))
+                .all(|(target, ..)| matches!(
+                    target,
+                    StageTarget::BundlePieces | StageTarget::Overflow
+                ))
         );
         let storing: Vec<(usize, Option<u32>)> = entries
             .iter()
@@ -699,6 +752,7 @@ mod tests {
             body_count: 1000,
             color_bundles: &color_bundles,
             bundle_count: 43,
+            bundle_pieces: piece_count(&color_bundles, 43),
             ordered_colors: 1,
             overflow_count: 0,
             color_joints: &[],
@@ -732,6 +786,7 @@ mod tests {
             body_count: 1000,
             color_bundles: &color_bundles,
             bundle_count: 43,
+            bundle_pieces: piece_count(&color_bundles, 43),
             ordered_colors: 0,
             overflow_count: 5,
             color_joints: &[],
@@ -764,13 +819,61 @@ mod tests {
         let prepare = &entries[1];
         assert_eq!(
             (prepare.stage, prepare.target),
-            (Stage::PrepareContacts, StageTarget::Bundles)
+            (Stage::PrepareContacts, StageTarget::BundlePieces)
+        );
+        assert_eq!(
+            prepare.items,
+            0..11,
+            "colour 0 in ten pieces of four, colour 2 in one"
         );
         let bodies = &entries[3];
         assert_eq!(
             (bodies.stage, bodies.block_size),
             (Stage::IntegrateVelocities, 128)
         );
+    }
+
+    fn piece_count(color_bundles: &[Range<u32>], bundle_count: u32) -> u32 {
+        let mut pieces = Vec::new();
+        cut_bundle_pieces(color_bundles, bundle_count, &mut pieces);
+        pieces.len() as u32
+    }
+
+    /// The pieces cover every colour's bundles once, each within its colour and at most the
+    /// block size the count gives, and any first `w`-th of the list holds about the first
+    /// `w`-th of every large colour.
+    #[test]
+    fn bundle_pieces_cover_each_colour_once_and_interleave_by_place() {
+        let color_bundles = [0..312, 312..624, 624..900, 900..903, 903..903, 903..1013];
+        let mut pieces = Vec::new();
+        cut_bundle_pieces(&color_bundles, 1013, &mut pieces);
+        let most = block_size(1013, MIN_BUNDLES_PER_BLOCK);
+        let mut covered: Vec<u32> = pieces.iter().flat_map(|p| p.bundles.clone()).collect();
+        covered.sort_unstable();
+        assert_eq!(covered, (0..1013).collect::<Vec<_>>());
+        for piece in &pieces {
+            let colour = color_bundles
+                .iter()
+                .find(|c| c.contains(&piece.bundles.start));
+            let colour = colour.expect("a piece lies in a colour");
+            assert!(piece.bundles.end <= colour.end && !piece.bundles.is_empty());
+            assert!(piece.bundles.len() as u32 <= most);
+        }
+        // Halves: the first half of the list holds the first halves of the colours, to
+        // within one piece of each.
+        let half = &pieces[..pieces.len() / 2];
+        for colour in &color_bundles[..3] {
+            let middle = colour.start + colour.len() as u32 / 2;
+            let first_half = half.iter().filter(|p| colour.contains(&p.bundles.start));
+            let reach = first_half.map(|p| p.bundles.end).max().unwrap();
+            assert!(
+                reach.abs_diff(middle) <= most,
+                "{colour:?}: {reach} against {middle}"
+            );
+        }
+        // Within a colour the pieces keep their order, and the list is sorted by place.
+        let place = |p: &BundlePiece| f64::from(2 * p.index + 1) / f64::from(2 * p.of);
+        assert!(pieces.windows(2).all(|w| place(&w[0]) <= place(&w[1])));
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //!
 //! | target | prepare / store | warm start, solve, relax, restitution | integrate |
 //! |---|---|---|---|
-//! | bundles | scalar prepare + pack, per bundle, from its records / the impulses back into them | wide kernels over the block's bundles | — |
+//! | bundles | scalar prepare + pack, per bundle, from its records / the impulses back into them, a piece of a colour per block (`stages::cut_bundle_pieces`) | wide kernels over the block's bundles | — |
 //! | overflow | scalar, per block of contacts | scalar, the whole set as one block | — |
 //! | bodies | — | — | the block's bodies (and the step's begin pass) |
 //! | joints, overflow joints | prepare per joint (parallel), a colour's hinge lanes / — | wide hinge lanes or scalar joint kernels, the last pass storing the lanes' impulses (see [`crate::joint_passes`]) | — |
@@ -45,7 +45,7 @@ use crate::joint_passes::{
     AngleSlot, HingeArrays, HingeSlot, JointArrays, run_joint_block, run_overflow_joint_block,
 };
 use crate::params::SolverKind;
-use crate::stages::{Stage, StageEntry, StageTarget, StepContext};
+use crate::stages::{BundlePiece, Stage, StageEntry, StageTarget, StepContext};
 use crate::wide::LANES;
 use core::ops::Range;
 use core_soa::SharedSlice;
@@ -89,6 +89,8 @@ pub(crate) struct StepArrays<'a, C> {
     /// The prepared overflow contacts; constraint `i` is record `i` of the overflow group.
     pub overflow: SharedSlice<'a, ContactConstraint>,
     pub bundle_sources: &'a [BundleSource],
+    /// The pieces of the prepare and store entries (`stages::cut_bundle_pieces`).
+    pub bundle_pieces: &'a [BundlePiece],
     /// Per colour, its record positions in the order its bundles take them
     /// (`contact_order.rs`): written by the order stage, read by prepare and store.
     pub contact_orders: Vec<SharedSlice<'a, u32>>,
@@ -135,6 +137,12 @@ pub(crate) fn run_block<C: ContactRecord>(
         StageTarget::Bodies => run_body_block(entry.stage, items, ctx, arrays),
         StageTarget::Colors => order_colour_block(items, arrays),
         StageTarget::Bundles => run_bundle_block(entry.stage, items, ctx, arrays),
+        StageTarget::BundlePieces => {
+            for piece in &arrays.bundle_pieces[items] {
+                let bundles = piece.bundles.start as usize..piece.bundles.end as usize;
+                run_bundle_block(entry.stage, bundles, ctx, arrays);
+            }
+        }
         StageTarget::Overflow => {
             let serial = entry.block_count() == 1;
             run_overflow_block(entry.stage, items, serial, ctx, arrays)
