@@ -343,11 +343,9 @@ impl ContactSolver {
         self.orders.plan(counts, self.workers > 1);
         let ordered_colors = self.orders.to_order.len() as u32;
         let bundle_count = self.bundle_sources.len();
-        cut_bundle_pieces(
-            &self.color_bundles,
-            bundle_count as u32,
-            &mut self.bundle_pieces,
-        );
+        let by_place = self.workers > 1;
+        let pieces = &mut self.bundle_pieces;
+        cut_bundle_pieces(&self.color_bundles, bundle_count as u32, by_place, pieces);
         let overflow_count = constraints.overflow.contacts.len();
         set_len_for_overwrite(&mut self.bundles, bundle_count);
         set_len_for_overwrite(&mut self.overflow_constraints, overflow_count);

@@ -325,12 +325,14 @@ pub fn block_size(items: u32, min: u32) -> u32 {
 /// pieces of at most the block size the bundle count alone gives, and the pieces are listed
 /// by where they lie in their colour (the middle of piece `j` of `k` is at `(2j + 1)/2k` of it;
 /// ties in colour order): the first `w`-th of the list holds about the first `w`-th of every
-/// colour, for any `W`. The cut depends on the counts alone, and preparing or storing a bundle
-/// reads and writes that bundle only, so the order changes which core does the work, never
-/// what it computes.
+/// colour, for any `W`. With one worker (`by_place` false) the pieces stay in colour order,
+/// so the bundles are prepared and stored front to back. The cut depends on the counts alone,
+/// and preparing or storing a bundle reads and writes that bundle only, so the order changes
+/// which core does the work, never what it computes.
 pub fn cut_bundle_pieces(
     color_bundles: &[Range<u32>],
     bundle_count: u32,
+    by_place: bool,
     pieces: &mut Vec<BundlePiece>,
 ) {
     pieces.clear();
@@ -343,6 +345,9 @@ pub fn cut_bundle_pieces(
             index: j,
             of: k,
         }));
+    }
+    if !by_place {
+        return;
     }
     // (2j + 1)/2k < (2j' + 1)/2k'  ⇔  (2j + 1)·k' < (2j' + 1)·k; ties go by first bundle, so
     // in colour order, and the order is total (an unstable sort, which allocates nothing).
@@ -835,7 +840,7 @@ mod tests {
 
     fn piece_count(color_bundles: &[Range<u32>], bundle_count: u32) -> u32 {
         let mut pieces = Vec::new();
-        cut_bundle_pieces(color_bundles, bundle_count, &mut pieces);
+        cut_bundle_pieces(color_bundles, bundle_count, true, &mut pieces);
         pieces.len() as u32
     }
 
@@ -846,7 +851,20 @@ mod tests {
     fn bundle_pieces_cover_each_colour_once_and_interleave_by_place() {
         let color_bundles = [0..312, 312..624, 624..900, 900..903, 903..903, 903..1013];
         let mut pieces = Vec::new();
-        cut_bundle_pieces(&color_bundles, 1013, &mut pieces);
+        cut_bundle_pieces(&color_bundles, 1013, false, &mut pieces);
+        let in_colour_order: Vec<u32> = pieces.iter().flat_map(|p| p.bundles.clone()).collect();
+        assert_eq!(
+            in_colour_order,
+            (0..1013).collect::<Vec<_>>(),
+            "one worker: front to back"
+        );
+        let unsorted = pieces.clone();
+        cut_bundle_pieces(&color_bundles, 1013, true, &mut pieces);
+        assert_eq!(pieces.len(), unsorted.len());
+        assert!(
+            unsorted.iter().all(|piece| pieces.contains(piece)),
+            "the same pieces"
+        );
         let most = block_size(1013, MIN_BUNDLES_PER_BLOCK);
         let mut covered: Vec<u32> = pieces.iter().flat_map(|p| p.bundles.clone()).collect();
         covered.sort_unstable();
