@@ -358,7 +358,6 @@ impl ContactSolver {
         let shape = StepShape {
             body_count: body_count as u32,
             color_bundles: &self.color_bundles,
-            bundle_count: bundle_count as u32,
             bundle_pieces: self.bundle_pieces.len() as u32,
             ordered_colors,
             overflow_count: overflow_count as u32,

@@ -380,7 +380,6 @@ pub struct StepShape<'a> {
     pub body_count: u32,
     /// The bundles of each colour, in order (empty ranges for colours without contacts).
     pub color_bundles: &'a [Range<u32>],
-    pub bundle_count: u32,
     /// The pieces [`cut_bundle_pieces`] cut the bundles into for prepare and store.
     pub bundle_pieces: u32,
     /// The colours whose contacts the step orders (all of them with several workers, none
@@ -653,7 +652,6 @@ mod tests {
         let shape = StepShape {
             body_count: 10,
             color_bundles: &color_bundles,
-            bundle_count: 6,
             bundle_pieces: piece_count(&color_bundles, 6),
             ordered_colors: 0,
             overflow_count: 2,
@@ -756,7 +754,6 @@ mod tests {
         let shape = StepShape {
             body_count: 1000,
             color_bundles: &color_bundles,
-            bundle_count: 43,
             bundle_pieces: piece_count(&color_bundles, 43),
             ordered_colors: 1,
             overflow_count: 0,
@@ -790,7 +787,6 @@ mod tests {
         let shape = StepShape {
             body_count: 1000,
             color_bundles: &color_bundles,
-            bundle_count: 43,
             bundle_pieces: piece_count(&color_bundles, 43),
             ordered_colors: 0,
             overflow_count: 5,
