@@ -58,9 +58,15 @@ use core_soa::Vec2;
 /// of its cost.
 const BIN_COUNT: usize = 16;
 
-/// Flagged subtrees of at most this height are refitted and kept whole when their parts still
-/// lie close together, instead of being rebuilt (see `DynamicTree::settle_close`).
-const KEEP_HEIGHT: u32 = 2;
+/// Flagged subtrees of at most this height (up to sixteen leaves) are refitted and kept whole
+/// when their parts still lie close together, instead of being rebuilt (see
+/// `DynamicTree::settle_close`). The height trades the rebuild's work against the tree's
+/// quality: shapes that move together (a hanging net, a falling ragdoll, a sliding pile) keep
+/// their subtrees and the rebuild arranges only what moved apart, while a kept subtree keeps
+/// an arrangement the build would no longer choose. Going from 2 to 4 cut the benchmark scenes'
+/// rebuild by a fifth to two thirds and raised the moving tree's area ratio by 2–6 %
+/// (`benches/results/NOTES.md`, "Subtrees of sixteen leaves kept whole").
+const KEEP_HEIGHT: u32 = 4;
 
 /// Ranges of at most this many items are split by an exact sweep over their sorted centres.
 const SWEEP_MAX: usize = 8;

@@ -987,6 +987,59 @@ fn rebuild_keeps_close_pairs_and_rebuilds_pairs_pulled_apart() {
     assert_ne!(parent(&tree, proxies[2]), parent(&tree, proxies[3]));
 }
 
+/// A cluster of sixteen leaves that moved together keeps its whole subtree — the same four
+/// levels of nodes above its leaves — through the partial rebuild, refitted to where it went;
+/// a cluster one of whose leaves left for the far end is rebuilt.
+#[test]
+fn rebuild_keeps_a_cluster_that_moved_together_whole() {
+    let mut tree = DynamicTree::new(0.0);
+    let unit = |x: f32, y: f32| Aabb::new(Vec2::new(x, y), Vec2::new(x + 1.0, y + 1.0));
+    // Sixteen clusters of 4 × 4 touching unit boxes, 50 m apart.
+    let clusters: Vec<Vec<u32>> = (0..16)
+        .map(|c| {
+            let x0 = 50.0 * c as f32;
+            let proxy = |i: u32| unit(x0 + (i % 4) as f32, (i / 4) as f32);
+            (0..16)
+                .map(|i| tree.create_proxy(proxy(i), 1, u64::from(16 * c + i)))
+                .collect()
+        })
+        .collect();
+    tree.rebuild();
+    let ancestors = |tree: &DynamicTree, leaf: u32| {
+        let mut path = vec![leaf];
+        for _ in 0..4 {
+            path.push(tree.nodes[*path.last().unwrap() as usize].parent_or_next);
+        }
+        path
+    };
+    // The build gives each cluster a subtree of its own, four levels high.
+    let top = |tree: &DynamicTree, cluster: &[u32]| ancestors(tree, cluster[0])[4];
+    for cluster in &clusters {
+        let root = top(&tree, cluster);
+        assert_eq!(tree.nodes[root as usize].height, 4);
+        assert!(
+            cluster
+                .iter()
+                .all(|&leaf| ancestors(&tree, leaf)[4] == root)
+        );
+    }
+    let kept: Vec<Vec<u32>> = clusters[0].iter().map(|&l| ancestors(&tree, l)).collect();
+    let up = Vec2::new(0.0, 0.5);
+    for &leaf in &clusters[0] {
+        tree.move_proxy_deferred(leaf, shifted_tight(&tree, leaf, up));
+    }
+    tree.move_proxy_deferred(clusters[1][5], unit(2000.0, 0.0));
+    tree.rebuild_enlarged();
+    tree.validate().unwrap();
+    let after: Vec<Vec<u32>> = clusters[0].iter().map(|&l| ancestors(&tree, l)).collect();
+    assert_eq!(after, kept, "the cluster that moved together was rebuilt");
+    let moved = Aabb::new(Vec2::new(0.0, 0.5), Vec2::new(4.0, 4.5));
+    assert_eq!(tree.nodes[top(&tree, &clusters[0]) as usize].aabb, moved);
+    let left = clusters[1][5];
+    assert!(clusters[1].iter().all(|&leaf| leaf == left
+        || !ancestors(&tree, leaf).contains(&tree.nodes[left as usize].parent_or_next)));
+}
+
 #[cfg(debug_assertions)]
 #[test]
 #[should_panic(expected = "before a rebuild")]
