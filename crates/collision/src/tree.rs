@@ -59,10 +59,10 @@
 //! **Rebuild** (`rebuild`) rearranges all leaves under the same internal nodes top-down with a
 //! binned surface-area split, which recovers quality after long runs of incremental updates;
 //! `rebuild_enlarged` does the same for the enlarged part only, keeping intact every subtree
-//! that no move has touched (and small flagged subtrees whose parts stayed close). Both have
-//! parallel twins that give the same tree node for node (`tree/rebuild.rs`). A caller that
-//! moves many proxies at once uses `move_proxy_deferred`, which only notes the leaf, and one
-//! `rebuild_enlarged` afterwards (`tree/enlarge.rs`).
+//! that no move has touched (and flagged subtrees of up to sixteen leaves whose parts stayed
+//! close together). Both have parallel twins that give the same tree node for node
+//! (`tree/rebuild.rs`). A caller that moves many proxies at once uses `move_proxy_deferred`,
+//! which only notes the leaf, and one `rebuild_enlarged` afterwards (`tree/enlarge.rs`).
 
 mod box_cast;
 mod enlarge;
