@@ -63,9 +63,10 @@ const BIN_COUNT: usize = 16;
 /// `DynamicTree::settle_close`). The height trades the rebuild's work against the tree's
 /// quality: shapes that move together (a hanging net, a falling ragdoll, a sliding pile) keep
 /// their subtrees and the rebuild arranges only what moved apart, while a kept subtree keeps
-/// an arrangement the build would no longer choose. Going from 2 to 4 cut the benchmark scenes'
-/// rebuild by a fifth to two thirds and raised the moving tree's area ratio by 2–6 %
-/// (`benches/results/NOTES.md`, "Subtrees of sixteen leaves kept whole").
+/// an arrangement the build would no longer choose. Going from 2 to 4 cut the hinge grid's
+/// rebuild (its whole `collide` phase) by two thirds and the other moving scenes' `collide` by
+/// 3–21 %, and raised the moving tree's area ratio by 2–6 % (`benches/results/NOTES.md`,
+/// "Subtrees of sixteen leaves kept whole").
 const KEEP_HEIGHT: u32 = 4;
 
 /// Ranges of at most this many items are split by an exact sweep over their sorted centres.
