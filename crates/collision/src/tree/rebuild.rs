@@ -65,7 +65,7 @@ const BIN_COUNT: usize = 16;
 /// their subtrees and the rebuild arranges only what moved apart, while a kept subtree keeps
 /// an arrangement the build would no longer choose. Going from 2 to 4 cut the hinge grid's
 /// rebuild (its whole `collide` phase) by two thirds and the other moving scenes' `collide` by
-/// 3–21 %, and raised the moving tree's area ratio by 2–6 % (`benches/results/NOTES.md`,
+/// 3–21 %, and raised the moving tree's area ratio by up to 6 % (`benches/results/NOTES.md`,
 /// "Subtrees of sixteen leaves kept whole").
 const KEEP_HEIGHT: u32 = 4;
 
