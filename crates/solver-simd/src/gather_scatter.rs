@@ -13,10 +13,23 @@
 //! ```
 //!
 //! A [`BodyState`] is exactly eight 4-byte fields, 32 bytes, 32-byte aligned, so with eight
-//! lanes the gather is an 8 × 8 transpose: eight aligned 256-bit loads, then 24 shuffles
-//! (unpack, shuffle, lane permute — `wide::f32x8::transpose`). The flags word travels through
-//! the transposes as the bit pattern of an f32; shuffles move bits without interpreting them,
-//! so it comes out unchanged. Where eight lanes are not available (the
+//! lanes the gather is an 8 × 8 transpose. Done on eight 256-bit rows it takes 24 shuffles
+//! (unpacks, shuffles, and eight permutes across the two 128-bit halves of a register), all on
+//! the one execution port that does shuffles, and a bundle pass gathers two bodies per lane.
+//! Instead each register is loaded as the same half of two rows four apart (a 128-bit load
+//! and an insert from memory, which run on the load ports), and a 4 × 4 transpose inside each
+//! half finishes the job — 16 shuffles:
+//!
+//! ```text
+//!   t_i = [vx_i vy_i ω_i f_i | vx_i+4 vy_i+4 ω_i+4 f_i+4]                   i = 0 … 3
+//!   unpack lo/hi (t0, t1) and (t2, t3), pick pairs:   vx = [vx_0 … vx_3 | vx_4 … vx_7], …
+//! ```
+//!
+//! and the same for the second halves `[dpx dpy qc qs]`. (Against the full transpose, one
+//! worker, three to four alternating rounds: `large_pyramid` biased pass 0.629 → 0.607 ms/step
+//! and relax 0.609 → 0.567; `benches/results/NOTES.md`.) The flags word travels through the
+//! transposes as the bit pattern of an f32; shuffles move bits without interpreting them, so
+//! it comes out unchanged. Where eight lanes are not available (the
 //! `scalar` feature or a build without AVX2), the same result is produced lane by lane; both
 //! versions are public so tests and the micro-benchmark can compare them.
 //!
@@ -181,31 +194,80 @@ pub fn scatter_lanewise(states: &mut [BodyState], indices: &[u32; LANES], bundle
     }
 }
 
-/// [`gather`] as eight 256-bit loads and an 8 × 8 transpose.
+/// [`gather`] as sixteen 128-bit loads and two 4 × 4 transposes per half ([`transpose_at`]).
 #[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
 #[inline]
 pub fn gather_transposed(states: &[BodyState], indices: &[u32; LANES]) -> BodyStateW {
-    transpose_rows(indices.map(|index| state_or_identity(states, index)))
+    transpose_at(indices.map(|index| state_ref_or_identity(states, index)))
 }
 
-/// Lane `i` is `rows[i]`, turned sideways by an 8 × 8 transpose.
+/// [`state_or_identity`] by reference, for the loads of [`transpose_at`].
 #[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
 #[inline]
-fn transpose_rows(rows: [BodyState; LANES]) -> BodyStateW {
-    use ::wide::f32x8;
-    // A BodyState and an f32x8 are both 32 plain-old-data bytes with 32-byte alignment, so the
-    // cast is one aligned load.
-    let rows = rows.map(bytemuck::cast::<BodyState, f32x8>);
-    let [vx, vy, w, flags, dpx, dpy, qc, qs] = f32x8::transpose(rows);
+fn state_ref_or_identity(states: &[BodyState], index: u32) -> &BodyState {
+    if index == NULL_BODY {
+        &BodyState::IDENTITY
+    } else {
+        &states[index as usize]
+    }
+}
+
+/// Lane `i` is `*rows[i]`: an 8 × 8 transpose whose step across the two 128-bit halves of a
+/// register is done by the loads (module notes).
+#[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
+#[inline]
+fn transpose_at(rows: [&BodyState; LANES]) -> BodyStateW {
+    use std::arch::x86_64::{__m128, __m256, _mm256_castps128_ps256, _mm256_insertf128_ps};
+    // A BodyState is two 16-byte halves, `[vx vy ω flags]` and `[dpx dpy qc qs]`, of plain
+    // old data; reading one as an `__m128` is a 16-byte load.
+    let half = |row: &BodyState, h: usize| -> __m128 {
+        bytemuck::cast(bytemuck::cast_ref::<BodyState, [[u32; 4]; 2]>(row)[h])
+    };
+    let pair = |i: usize, h: usize| -> __m256 {
+        // SAFETY: AVX intrinsics, compiled only when the build enables AVX2 (and so AVX)
+        // everywhere; they only move bits.
+        unsafe {
+            _mm256_insertf128_ps::<1>(
+                _mm256_castps128_ps256(half(rows[i], h)),
+                half(rows[i + 4], h),
+            )
+        }
+    };
+    let [vx, vy, w, flags] = transpose_halves([pair(0, 0), pair(1, 0), pair(2, 0), pair(3, 0)]);
+    let [dpx, dpy, qc, qs] = transpose_halves([pair(0, 1), pair(1, 1), pair(2, 1), pair(3, 1)]);
+    let float = |v: __m256| FloatW(bytemuck::cast(v));
     BodyStateW {
-        linear_velocity: Vec2W::new(FloatW(vx), FloatW(vy)),
-        angular_velocity: FloatW(w),
-        flags: bytemuck::cast::<f32x8, [u32; LANES]>(flags),
-        delta_position: Vec2W::new(FloatW(dpx), FloatW(dpy)),
+        linear_velocity: Vec2W::new(float(vx), float(vy)),
+        angular_velocity: float(w),
+        flags: bytemuck::cast::<__m256, [u32; LANES]>(flags),
+        delta_position: Vec2W::new(float(dpx), float(dpy)),
         delta_rotation: RotW {
-            c: FloatW(qc),
-            s: FloatW(qs),
+            c: float(qc),
+            s: float(qs),
         },
+    }
+}
+
+/// A 4 × 4 transpose inside each 128-bit half of four registers: element `j` of register `i`
+/// goes to element `i` of register `j`, in both halves at once.
+#[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
+#[inline]
+fn transpose_halves(
+    [t0, t1, t2, t3]: [std::arch::x86_64::__m256; 4],
+) -> [std::arch::x86_64::__m256; 4] {
+    use std::arch::x86_64::{_mm256_shuffle_ps, _mm256_unpackhi_ps, _mm256_unpacklo_ps};
+    // SAFETY: as in `transpose_at`: AVX is enabled for the whole build; bits only move.
+    unsafe {
+        // [a0 b0 a1 b1], [a2 b2 a3 b3], [c0 d0 c1 d1], [c2 d2 c3 d3] in each half …
+        let (ab_lo, ab_hi) = (_mm256_unpacklo_ps(t0, t1), _mm256_unpackhi_ps(t0, t1));
+        let (cd_lo, cd_hi) = (_mm256_unpacklo_ps(t2, t3), _mm256_unpackhi_ps(t2, t3));
+        // … then the matching pairs side by side: [a0 b0 c0 d0], [a1 b1 c1 d1], ….
+        [
+            _mm256_shuffle_ps::<0x44>(ab_lo, cd_lo),
+            _mm256_shuffle_ps::<0xEE>(ab_lo, cd_lo),
+            _mm256_shuffle_ps::<0x44>(ab_hi, cd_hi),
+            _mm256_shuffle_ps::<0xEE>(ab_hi, cd_hi),
+        ]
     }
 }
 
@@ -356,11 +418,11 @@ impl BodyLanes for SharedBodies<'_, '_> {
     fn gather(&self, indices: &[u32; LANES]) -> BodyStateW {
         let rows = indices.map(|index| {
             if index == NULL_BODY {
-                BodyState::IDENTITY
+                &BodyState::IDENTITY
             } else {
                 // SAFETY: `new`'s contract: nobody writes the bodies of this thread's bundles
-                // while it reads them.
-                unsafe { self.states.read(index as usize) }
+                // while it reads them (the references die with this call).
+                unsafe { self.states.get(index as usize) }
             }
         });
         rows_to_lanes(rows)
@@ -380,16 +442,16 @@ impl BodyLanes for SharedBodies<'_, '_> {
     }
 }
 
-/// Lane `i` is `rows[i]`: the transpose where AVX2 is available.
+/// Lane `i` is `*rows[i]`: the transpose where AVX2 is available.
 #[inline]
-fn rows_to_lanes(rows: [BodyState; LANES]) -> BodyStateW {
+fn rows_to_lanes(rows: [&BodyState; LANES]) -> BodyStateW {
     #[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
     {
-        transpose_rows(rows)
+        transpose_at(rows)
     }
     #[cfg(not(all(not(feature = "scalar"), target_feature = "avx2")))]
     {
-        BodyStateW::from_lanes(&rows)
+        BodyStateW::from_lanes(&rows.map(|row| *row))
     }
 }
 
