@@ -321,28 +321,14 @@ fn velocity_rows_lanewise(bodies: &BodyStateW) -> [[u32; 4]; LANES] {
 #[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
 #[inline]
 fn velocity_rows_transposed(bodies: &BodyStateW) -> [[u32; 4]; LANES] {
-    use std::arch::x86_64::{__m256, _mm256_shuffle_ps, _mm256_unpackhi_ps, _mm256_unpacklo_ps};
+    use std::arch::x86_64::__m256;
     let vx: __m256 = bytemuck::cast(bodies.linear_velocity.x.0);
     let vy: __m256 = bytemuck::cast(bodies.linear_velocity.y.0);
     let w: __m256 = bytemuck::cast(bodies.angular_velocity.0);
     let flags: __m256 = bytemuck::cast(bodies.flags);
-    // SAFETY: these intrinsics need AVX, and this function is compiled only when the build
-    // enables AVX2 (and so AVX) everywhere: the CPU that runs it has them. They only move
-    // bits between registers.
-    let pairs = unsafe {
-        // Within each 128-bit half: [vx0 vy0 vx1 vy1], [ω0 f0 ω1 f1] (lanes 4, 5 above) …
-        let (v01, w01) = (_mm256_unpacklo_ps(vx, vy), _mm256_unpacklo_ps(w, flags));
-        // … and [vx2 vy2 vx3 vy3], [ω2 f2 ω3 f3] (lanes 6, 7 above).
-        let (v23, w23) = (_mm256_unpackhi_ps(vx, vy), _mm256_unpackhi_ps(w, flags));
-        // Pairs of half-rows: lanes 0 | 4, 1 | 5, 2 | 6 and 3 | 7.
-        [
-            _mm256_shuffle_ps::<0x44>(v01, w01),
-            _mm256_shuffle_ps::<0xEE>(v01, w01),
-            _mm256_shuffle_ps::<0x44>(v23, w23),
-            _mm256_shuffle_ps::<0xEE>(v23, w23),
-        ]
-    }
-    .map(bytemuck::cast::<__m256, [[u32; 4]; 2]>);
+    // The gather's 4 × 4 transpose inside each half, which is its own inverse: the half-rows
+    // of lanes 0 | 4, 1 | 5, 2 | 6 and 3 | 7.
+    let pairs = transpose_halves([vx, vy, w, flags]).map(bytemuck::cast::<__m256, [[u32; 4]; 2]>);
     core::array::from_fn(|lane| pairs[lane % 4][lane / 4])
 }
 
