@@ -81,7 +81,7 @@ use crate::world::World;
 use collision::Aabb;
 use collision::geometry::compute_aabb;
 use collision::tree::DynamicTree;
-use core_soa::{Arena, BodyId, BodySim, BodyState, ShapeId, Vec2, body_flags};
+use core_soa::{Arena, BodyId, BodySim, BodyState, ShapeId, Vec2, body_flags, release_spare};
 use island::{IslandGraph, update_sleep_time};
 use rayon::prelude::*;
 use std::time::Instant;
@@ -111,9 +111,11 @@ pub(crate) struct Escape {
     margin: f32,
 }
 
-/// What one chunk of bodies reports to the serial part.
+/// What one chunk of bodies reports to the serial part. The world keeps one per chunk between
+/// steps (`World::finalize_reports`), empty but with its lists' room, so that once the scene's
+/// counts have settled a step allocates nothing here (see [`World::finalize_bodies`]).
 #[derive(Default)]
-struct ChunkReport {
+pub(crate) struct ChunkReport {
     /// The escaped proxies of the chunk's bodies: those of its fast bodies, swept at the end
     /// of the chunk, come after the others.
     escapes: Vec<Escape>,
@@ -126,6 +128,18 @@ struct ChunkReport {
     /// index with the position of its event among them.
     moves: Vec<BodyMoveEvent>,
     bullet_moves: Vec<(u32, u32)>,
+}
+
+impl ChunkReport {
+    /// Empties the report for a new step, keeping its lists' room.
+    fn reset(&mut self) {
+        self.escapes.clear();
+        self.moving_kinematics.clear();
+        self.continuous_ms = 0.0;
+        self.bullets.clear();
+        self.moves.clear();
+        self.bullet_moves.clear();
+    }
 }
 
 /// The chunks' reports, folded in chunk order by the serial part.
@@ -180,34 +194,34 @@ impl World {
             continuous: self.def.enable_continuous.then_some((dt, obstacles)),
         };
         let (sims, states) = from_awake[0].bodies.sims_and_states_mut();
+        // The last step's reports, left empty, one per chunk: their lists keep their room.
+        // (Allocated afresh every step, with two workers they cost more in the allocator than
+        // the pass's own tests, mostly freeing on one thread what another had allocated:
+        // `joint_grid`'s finalize went from 0.88 to 0.67 ms/step, `benches/results/NOTES.md`.)
         // One worker: the single chunk writes the move events straight into the world's
         // buffer; several: each chunk into its own, concatenated below.
-        let mut buffer = std::mem::take(&mut self.move_events);
-        buffer.clear();
-        let mut buffer = Some(buffer);
-        let chunk = |(index, (sims, states)): (usize, (&mut [BodySim], &[BodyState])),
-                     moves: Vec<BodyMoveEvent>| {
-            finalize_chunk(sims, states, (index * BOX_CHUNK) as u32, &view, moves)
-        };
-        let reports: Vec<ChunkReport> = if parallel {
-            let chunks = sims
-                .par_chunks_mut(BOX_CHUNK)
-                .zip(states.par_chunks(BOX_CHUNK));
-            chunks
-                .enumerate()
-                .map(|(index, chunk_bodies)| {
-                    let moves = Vec::with_capacity(chunk_bodies.0.len());
-                    chunk((index, chunk_bodies), moves)
-                })
-                .collect()
+        self.move_events.clear();
+        let mut reports = std::mem::take(&mut self.finalize_reports);
+        let chunk_count = if parallel {
+            sims.len().div_ceil(BOX_CHUNK)
         } else {
-            vec![chunk(
-                (0, (sims, states)),
-                buffer.take().unwrap_or_default(),
-            )]
+            1
         };
-        if let Some(buffer) = buffer {
-            self.move_events = buffer;
+        reports.resize_with(chunk_count, ChunkReport::default);
+        if !parallel {
+            reports[0].moves = std::mem::take(&mut self.move_events);
+        }
+        if parallel {
+            sims.par_chunks_mut(BOX_CHUNK)
+                .zip(states.par_chunks(BOX_CHUNK))
+                .zip(reports.par_iter_mut())
+                .enumerate()
+                .for_each(|(index, ((sims, states), report))| {
+                    let first = (index * BOX_CHUNK) as u32;
+                    finalize_chunk(sims, states, first, &view, report);
+                });
+        } else {
+            finalize_chunk(sims, states, 0, &view, &mut reports[0]);
         }
         // With no disturbance and no bullet to come, the islands' rests are final: they are
         // settled beside the serial part, which touches no island.
@@ -215,7 +229,8 @@ impl World {
             && reports
                 .iter()
                 .all(|r| r.moving_kinematics.is_empty() && r.bullets.is_empty());
-        let mut folded = self.apply_reports(reports, settle, parallel);
+        let mut folded = self.apply_reports(&mut reports, settle, parallel);
+        self.finalize_reports = reports;
         if !folded.bullets.is_empty() {
             let start = Instant::now();
             self.sweep_bullets(&folded.bullets, parallel);
@@ -229,9 +244,10 @@ impl World {
     /// rests settled beside it (`sleep.rs`). With `parallel` and at least
     /// [`SPLIT_MIN_ESCAPES`] escapes it is cut in three parts that write disjoint parts of the
     /// world and run on the pool ([`World::apply_in_parts`]); the result is the same either way.
+    /// The reports are left empty, with their lists' room.
     fn apply_reports(
         &mut self,
-        mut reports: Vec<ChunkReport>,
+        reports: &mut [ChunkReport],
         settle: bool,
         parallel: bool,
     ) -> FoldedReports {
@@ -241,16 +257,26 @@ impl World {
             .collect();
         let count: usize = escapes.iter().map(Vec::len).sum();
         let all_moving = escapes.iter().flatten().all(|e| e.tree == TreeKind::Moving);
-        if parallel && all_moving && count >= SPLIT_MIN_ESCAPES {
-            return self.apply_in_parts(&escapes, reports, settle);
-        }
-        for escape in escapes.into_iter().flatten() {
-            apply_escape(&mut self.shapes, &mut self.broadphase, escape);
-        }
-        self.broadphase.moving_tree.refit_enlarged();
-        let folded = fold_reports(&mut self.move_events, reports);
-        if settle {
-            self.settle_island_rests();
+        let folded = if parallel && all_moving && count >= SPLIT_MIN_ESCAPES {
+            self.apply_in_parts(&escapes, reports, settle)
+        } else {
+            for &escape in escapes.iter().flatten() {
+                apply_escape(&mut self.shapes, &mut self.broadphase, escape);
+            }
+            self.broadphase.moving_tree.refit_enlarged();
+            let folded = fold_reports(&mut self.move_events, reports);
+            if settle {
+                self.settle_island_rests();
+            }
+            folded
+        };
+        // The escape lists go back to their reports for the next step to refill, cut by the
+        // world's rule for spare room (`spare.rs`) against this step's use: one worker's single
+        // list can hold every awake shape's escape after a burst.
+        for (report, mut escapes) in reports.iter_mut().zip(escapes) {
+            release_spare(&mut escapes);
+            escapes.clear();
+            report.escapes = escapes;
         }
         folded
     }
@@ -265,7 +291,7 @@ impl World {
     fn apply_in_parts(
         &mut self,
         escapes: &[Vec<Escape>],
-        reports: Vec<ChunkReport>,
+        reports: &mut [ChunkReport],
         settle: bool,
     ) -> FoldedReports {
         let World {
@@ -335,40 +361,41 @@ impl World {
 
 /// Folds the chunks' reports in chunk order (their escapes already taken out and applied)
 /// and gathers their move events into the world's buffer (a single chunk's list becomes it).
-fn fold_reports(move_events: &mut Vec<BodyMoveEvent>, reports: Vec<ChunkReport>) -> FoldedReports {
+/// The reports are left empty, with their room.
+fn fold_reports(
+    move_events: &mut Vec<BodyMoveEvent>,
+    reports: &mut [ChunkReport],
+) -> FoldedReports {
     let mut folded = FoldedReports::default();
     let single = reports.len() == 1;
-    for mut report in reports {
-        folded.moving.extend(report.moving_kinematics);
-        folded.bullets.extend(report.bullets);
-        folded.continuous += report.continuous_ms;
+    for report in reports {
+        folded.moving.append(&mut report.moving_kinematics);
+        folded.bullets.append(&mut report.bullets);
+        folded.continuous += std::mem::take(&mut report.continuous_ms);
         let base = move_events.len() as u32;
-        let bullet_moves = report.bullet_moves.iter().map(|&(b, e)| (b, base + e));
+        let bullet_moves = report.bullet_moves.drain(..).map(|(b, e)| (b, base + e));
         folded.bullet_moves.extend(bullet_moves);
         if single && move_events.is_empty() {
             *move_events = std::mem::take(&mut report.moves);
         } else {
-            move_events.extend(report.moves);
+            move_events.append(&mut report.moves);
         }
     }
     folded
 }
 
-/// One chunk of the pass (see the module notes); `first` is the awake-set index of its first
-/// body, `moves` the (empty) buffer its move events go to. The chunk's fast bodies are swept
-/// at its end, while their sims are still in cache.
+/// One chunk of the pass (see the module notes) into `report` (emptied first); `first` is the
+/// awake-set index of its first body. The chunk's fast bodies are swept at its end, while
+/// their sims are still in cache.
 fn finalize_chunk(
     sims: &mut [BodySim],
     states: &[BodyState],
     first: u32,
     view: &FinalizeView<'_>,
-    moves: Vec<BodyMoveEvent>,
-) -> ChunkReport {
+    report: &mut ChunkReport,
+) {
     zone!("finalize chunk");
-    let mut report = ChunkReport {
-        moves,
-        ..ChunkReport::default()
-    };
+    report.reset();
     let mut fold = RestFold::new(view.rest);
     let mut fast = Vec::new();
     for (offset, (sim, state)) in sims.iter_mut().zip(states).enumerate() {
@@ -411,7 +438,6 @@ fn finalize_chunk(
     }
     let (moves, bullet_moves) = (&mut report.moves, &mut report.bullet_moves);
     record_chunk_moves(view.bodies, (sims, states), first, moves, bullet_moves);
-    report
 }
 
 /// Sweeps the chunk's fast bodies (offsets `fast` into `sims`) against `obstacles`, moves
@@ -710,6 +736,37 @@ mod tests {
     /// step each tight box lies in its fat box (the slack never skips a test it needed), the
     /// bar's and the slider's proxies were re-inserted along the way, and the resting box's
     /// slack has only lost its per-step rounding allowances.
+    /// The chunks' reports stay with the world between passes, empty: a second pass lists
+    /// each body's move once (not after the first pass's list) and applies no escape again.
+    #[test]
+    fn reports_are_kept_empty_between_passes() {
+        for workers in [1, 2] {
+            let (mut world, shapes, _) = shifted_world(workers);
+            let first = world.body_move_events().to_vec();
+            let shifted = (0..BODIES).filter(|&k| shift(k) != 0.0).count();
+            assert_eq!(first.len(), shifted);
+            let fat = |world: &World| -> Vec<Aabb> {
+                let record = |shape: &ShapeId| world.shapes.get(*shape).unwrap().fat_aabb;
+                shapes.iter().map(record).collect()
+            };
+            let boxes = fat(&world);
+            let pool = Arc::clone(&world.thread_pool);
+            pool.install(|| world.finalize_bodies(1.0 / 60.0));
+            assert_eq!(world.body_move_events(), &first[..]);
+            assert_eq!(fat(&world), boxes);
+            let chunks = if workers > 1 {
+                BODIES.div_ceil(BOX_CHUNK)
+            } else {
+                1
+            };
+            assert_eq!(world.finalize_reports.len(), chunks);
+            let empty = |r: &ChunkReport| {
+                r.escapes.is_empty() && r.moves.is_empty() && r.moving_kinematics.is_empty()
+            };
+            assert!(world.finalize_reports.iter().all(empty));
+        }
+    }
+
     #[test]
     fn slack_skips_only_tests_that_cannot_find_an_escape() {
         for workers in [1, 2] {

@@ -310,6 +310,7 @@ fn decode_parts(
         events: r.field("World.events")?,
         sensors: r.field("World.sensors")?,
         move_events: r.field("World.move_events")?,
+        finalize_reports: Vec::new(),
         hooks,
         diverged: r.field("World.diverged")?,
         profile: StepProfile::default(),

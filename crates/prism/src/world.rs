@@ -28,6 +28,7 @@ use crate::contact::Contact;
 use crate::def::WorldDef;
 use crate::error::{PrismError, finite_vec, non_negative};
 use crate::events::{ContactEvents, EventBuffers};
+use crate::finalize::ChunkReport;
 use crate::graph::Graph;
 use crate::hooks::Hooks;
 use crate::island::Islands;
@@ -68,6 +69,9 @@ pub struct World {
     pub(crate) sensors: Sensors,
     /// The bodies the last step moved (`move_events.rs`).
     pub(crate) move_events: Vec<BodyMoveEvent>,
+    /// The finalize pass's report per chunk of bodies, kept empty between steps for their
+    /// room (`finalize.rs`).
+    pub(crate) finalize_reports: Vec<ChunkReport>,
     /// The custom filter and the pre-solve hook (`hooks.rs`).
     pub(crate) hooks: Hooks,
     /// The bodies the last step reset because they diverged (`solve.rs`).
@@ -117,6 +121,7 @@ impl World {
             events: EventBuffers::default(),
             sensors: Sensors::default(),
             move_events: Vec::new(),
+            finalize_reports: Vec::new(),
             hooks: Hooks::default(),
             diverged: Vec::new(),
             profile: StepProfile::default(),
