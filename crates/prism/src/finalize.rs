@@ -15,8 +15,9 @@
 //! ```
 //!
 //! The bodies are cut into fixed chunks of [`BOX_CHUNK`]; each chunk writes only its own
-//! bodies' sims and returns its escapes and moving kinematic bodies, concatenated in chunk
-//! order; the islands' rest times are folded with atomic minimum and maximum, which do not
+//! bodies' sims and fills its own report — escapes, moving kinematic bodies, move events —
+//! folded in chunk order (the reports stay with the world between steps, so their lists keep
+//! their room); the islands' rest times are folded with atomic minimum and maximum, which do not
 //! depend on the order. A sweep reads only its own body and the static shapes, which no chunk
 //! writes. So the pass gives the same result for any number of workers. Then, serially, the
 //! escaped proxies are moved — at rest almost none — and the part of the moving tree the
