@@ -209,9 +209,6 @@ impl World {
             1
         };
         reports.resize_with(chunk_count, ChunkReport::default);
-        if !parallel {
-            reports[0].moves = std::mem::take(&mut self.move_events);
-        }
         if parallel {
             sims.par_chunks_mut(BOX_CHUNK)
                 .zip(states.par_chunks(BOX_CHUNK))
@@ -222,6 +219,7 @@ impl World {
                     finalize_chunk(sims, states, first, &view, report);
                 });
         } else {
+            reports[0].moves = std::mem::take(&mut self.move_events);
             finalize_chunk(sims, states, 0, &view, &mut reports[0]);
         }
         // With no disturbance and no bullet to come, the islands' rests are final: they are
