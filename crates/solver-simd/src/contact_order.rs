@@ -167,11 +167,14 @@ mod tests {
             let c = &contacts[p as usize];
             c.body_a.min(c.body_b)
         };
-        // Eight buckets of about 200 / 8 = 25 bodies: a key never goes down by a whole bucket.
-        assert!(ordered.windows(2).all(|w| key(w[0]) < key(w[1]) + 25));
+        // A bucket per bundle (eight with eight lanes) of about 200 / buckets bodies (25 with
+        // eight lanes): a key never goes down by a whole bucket.
+        let buckets = 64u32.div_ceil(LANES as u32);
+        let width = 200u32.div_ceil(buckets);
+        assert!(ordered.windows(2).all(|w| key(w[0]) < key(w[1]) + width));
         // Sorted by bucket (the multiply-and-shift of the code), and within a bucket in the
         // colour's order.
-        let bucket = |p: u32| (u64::from(key(p)) * ((8u64 << 32) / 200)) >> 32;
+        let bucket = |p: u32| (u64::from(key(p)) * ((u64::from(buckets) << 32) / 200)) >> 32;
         assert!(ordered.windows(2).all(|w| bucket(w[0]) <= bucket(w[1])));
         assert!(
             ordered
