@@ -132,14 +132,15 @@ pub(crate) struct ChunkReport {
 }
 
 impl ChunkReport {
-    /// Empties the report for a new step, keeping its lists' room.
-    fn reset(&mut self) {
-        self.escapes.clear();
-        self.moving_kinematics.clear();
-        self.continuous_ms = 0.0;
-        self.bullets.clear();
-        self.moves.clear();
-        self.bullet_moves.clear();
+    /// Whether every list is empty and no time is recorded: how the serial part leaves a
+    /// report for the next step.
+    fn is_empty(&self) -> bool {
+        self.escapes.is_empty()
+            && self.moving_kinematics.is_empty()
+            && self.continuous_ms == 0.0
+            && self.bullets.is_empty()
+            && self.moves.is_empty()
+            && self.bullet_moves.is_empty()
     }
 }
 
@@ -383,9 +384,9 @@ fn fold_reports(
     folded
 }
 
-/// One chunk of the pass (see the module notes) into `report` (emptied first); `first` is the
-/// awake-set index of its first body. The chunk's fast bodies are swept at its end, while
-/// their sims are still in cache.
+/// One chunk of the pass (see the module notes) into `report` (left empty by the last step's
+/// serial part, or new); `first` is the awake-set index of its first body. The chunk's fast
+/// bodies are swept at its end, while their sims are still in cache.
 fn finalize_chunk(
     sims: &mut [BodySim],
     states: &[BodyState],
@@ -394,7 +395,10 @@ fn finalize_chunk(
     report: &mut ChunkReport,
 ) {
     zone!("finalize chunk");
-    report.reset();
+    debug_assert!(
+        report.is_empty(),
+        "a chunk report kept content from the last step"
+    );
     let mut fold = RestFold::new(view.rest);
     let mut fast = Vec::new();
     for (offset, (sim, state)) in sims.iter_mut().zip(states).enumerate() {
@@ -759,10 +763,7 @@ mod tests {
                 1
             };
             assert_eq!(world.finalize_reports.len(), chunks);
-            let empty = |r: &ChunkReport| {
-                r.escapes.is_empty() && r.moves.is_empty() && r.moving_kinematics.is_empty()
-            };
-            assert!(world.finalize_reports.iter().all(empty));
+            assert!(world.finalize_reports.iter().all(ChunkReport::is_empty));
         }
     }
 

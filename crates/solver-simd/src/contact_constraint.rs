@@ -254,14 +254,11 @@ pub fn checked_body_index(index: u32, body_count: usize) -> u32 {
     }
 }
 
-/// The state of body `index`, or the identity state for [`NULL_BODY`].
+/// The state of body `index`, or the identity state for [`NULL_BODY`]
+/// ([`crate::gather_scatter::state_or_identity`], by value).
 #[inline]
 pub fn state_or_identity(states: &[BodyState], index: u32) -> BodyState {
-    if index == NULL_BODY {
-        BodyState::IDENTITY
-    } else {
-        states[index as usize]
-    }
+    *crate::gather_scatter::state_or_identity(states, index)
 }
 
 /// `mA⁻¹ + mB⁻¹ + IA⁻¹·(rA × axis)² + IB⁻¹·(rB × axis)²`: the inverse effective mass `J M⁻¹ Jᵀ`

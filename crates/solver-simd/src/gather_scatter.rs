@@ -125,13 +125,13 @@ impl BodyStateW {
 }
 
 /// The state a constraint sees for body `index`: the stored one, or the identity for
-/// [`NULL_BODY`].
+/// [`NULL_BODY`] (by reference, so the transposed gather loads straight from it).
 #[inline]
-fn state_or_identity(states: &[BodyState], index: u32) -> BodyState {
+pub(crate) fn state_or_identity(states: &[BodyState], index: u32) -> &BodyState {
     if index == NULL_BODY {
-        BodyState::IDENTITY
+        &BodyState::IDENTITY
     } else {
-        states[index as usize]
+        &states[index as usize]
     }
 }
 
@@ -176,7 +176,7 @@ pub fn scatter(states: &mut [BodyState], indices: &[u32; LANES], bundle: &BodySt
 )]
 #[inline]
 pub fn gather_lanewise(states: &[BodyState], indices: &[u32; LANES]) -> BodyStateW {
-    BodyStateW::from_lanes(&indices.map(|index| state_or_identity(states, index)))
+    BodyStateW::from_lanes(&indices.map(|index| *state_or_identity(states, index)))
 }
 
 /// [`scatter`] one lane at a time: the portable reference version.
@@ -198,18 +198,7 @@ pub fn scatter_lanewise(states: &mut [BodyState], indices: &[u32; LANES], bundle
 #[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
 #[inline]
 pub fn gather_transposed(states: &[BodyState], indices: &[u32; LANES]) -> BodyStateW {
-    transpose_at(indices.map(|index| state_ref_or_identity(states, index)))
-}
-
-/// [`state_or_identity`] by reference, for the loads of [`transpose_at`].
-#[cfg(all(not(feature = "scalar"), target_feature = "avx2"))]
-#[inline]
-fn state_ref_or_identity(states: &[BodyState], index: u32) -> &BodyState {
-    if index == NULL_BODY {
-        &BodyState::IDENTITY
-    } else {
-        &states[index as usize]
-    }
+    transpose_at(indices.map(|index| state_or_identity(states, index)))
 }
 
 /// Lane `i` is `*rows[i]`: an 8 × 8 transpose whose step across the two 128-bit halves of a
