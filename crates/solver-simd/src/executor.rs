@@ -18,9 +18,13 @@
 //!   current ← FINISHED
 //!
 //!   claim & run (worker w of W; the stage's n blocks cut into W segments, segment v being
-//!   blocks ⌊v·n / W⌋ … ⌊(v+1)·n / W⌋ − 1, each segment with a cursor on a line of its own):
-//!     for v = w, w + 1, …, w + W − 1 (mod W):
-//!       repeat: i ← cursor[v].fetch_add(1); stop when i ≥ segment v's length; run its block i
+//!   blocks ⌊v·n / W⌋ … ⌊(v+1)·n / W⌋ − 1 (length L), each segment with a cursor on a line of
+//!   its own counting the blocks claimed from its front, f, and from its back, b):
+//!     own segment v = w:  repeat: (f, b) ← cursor[v].fetch_add(front 1)
+//!                                 stop when f + b ≥ L; run its block f
+//!     the others in turn: repeat: (f, b) ← cursor[v]; stop when f + b ≥ L
+//!                                 if cursor[v] is still (f, b): cursor[v] ← (f, b + 1),
+//!                                 run its block L − 1 − b
 //!     done[s].fetch_add(blocks this worker ran)     (release; once per worker and stage)
 //! ```
 //!
@@ -31,8 +35,23 @@
 //! caches. Giving worker `w` the `w`-th segment of every stage gives it the same part of every
 //! stage while the threads keep pace, and the data it touched last time is still in its cache;
 //! a worker that runs out takes blocks from the other segments, so the load still balances.
-//! Every block runs exactly once: a segment's cursor hands out each of its indices once, and
-//! every worker visits every segment before it reports.
+//!
+//! **Why a thief takes from the back.** The orchestrator starts each stage a moment before
+//! the workers see it, so it tends to finish its segment first and take a block or two of
+//! another's. Taken from the front, where the owner is also claiming, the block it gets is
+//! wherever the owner happens to be, a different one every pass, and each such block's
+//! constraints and bodies cross between the cores twice. Taken from the back, it is the
+//! segment's last block, pass after pass, so the same few blocks stay with the thief while the
+//! owner keeps the rest; in a pile ordered by body (`contact_order.rs`) the back of one
+//! segment also borders the next segment's bodies rather than the middle of the owner's.
+//! Alternating builds, two workers, ten rounds, the solver's passes in ms/step, front → back:
+//! `large_pyramid` 1.692 → 1.585, `tumbler` 1.180 → 1.164; shorter series on other scenes
+//! moved both ways within this VM's noise (`benches/results/NOTES.md`).
+//!
+//! Every block runs exactly once. A front claim of block `f` succeeds only while `f + b < L`
+//! and a back claim of block `L − 1 − b` only while `f + b < L`, for the `(f, b)` it saw; both
+//! counts only grow, so whichever claim came second saw the other's count already raised, and
+//! the two indices cannot meet. Every worker visits every segment before it reports.
 //!
 //! **Why a cursor per segment, and one completion add per worker.** Claims are the only
 //! writes the threads share inside a stage, and writing a line another core holds costs the
@@ -64,7 +83,7 @@
 //! publishes `FINISHED` even when it unwinds itself. The scope then re-raises the panic on the
 //! caller.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 /// `current` before the first stage is published.
 const NOT_STARTED: u32 = u32::MAX;
@@ -95,12 +114,22 @@ struct StageCounters {
     first_cursor: usize,
 }
 
-/// The next unclaimed block of one segment of one stage, counted from the segment's first, on
-/// a cache line of its own (128 bytes: the pair of lines the adjacent-line prefetcher fetches
+/// The blocks of one segment of one stage claimed so far: from its front in the low 32 bits
+/// (by the segment's owner), from its back in the high 32 bits (by the other workers), on a
+/// cache line of its own (128 bytes: the pair of lines the adjacent-line prefetcher fetches
 /// together).
 #[repr(align(128))]
 #[derive(Debug, Default)]
-struct SegmentCursor(AtomicU32);
+struct SegmentCursor(AtomicU64);
+
+/// One block claimed from a segment's back, in a [`SegmentCursor`]'s count.
+const BACK_ONE: u64 = 1 << 32;
+
+/// The blocks a [`SegmentCursor`]'s count says are claimed, from both ends.
+#[inline]
+fn claimed(ends: u64) -> u64 {
+    (ends & u64::from(u32::MAX)) + (ends >> 32)
+}
 
 /// Runs stage lists; keeps its per-stage counters between steps so a step allocates nothing.
 #[derive(Debug, Default)]
@@ -261,15 +290,17 @@ impl<F: Fn(usize, u32) + Sync> Rendezvous<'_, F> {
     }
 
     /// Claims and runs blocks of `stage` for worker `worker` until none is left — its own
-    /// segment first, then the others' in turn (see the module notes) — and reports how many
-    /// it ran with one add.
+    /// segment from the front, then the others' in turn from the back (see the module notes)
+    /// — and reports how many it ran with one add.
     fn run_blocks(&self, stage: usize, worker: u32) {
         if self.counters[stage].block_count == 0 {
             return;
         }
-        let ran: u32 = (0..self.workers)
-            .map(|k| self.run_segment(stage, (worker + k) % self.workers))
+        let own = self.run_segment(stage, worker);
+        let stolen: u32 = (1..self.workers)
+            .map(|k| self.steal_from(stage, (worker + k) % self.workers))
             .sum();
+        let ran = own + stolen;
         if ran > 0 {
             self.counters[stage]
                 .done_blocks
@@ -277,24 +308,59 @@ impl<F: Fn(usize, u32) + Sync> Rendezvous<'_, F> {
         }
     }
 
-    /// Runs the blocks of `segment` of `stage` that no thread has claimed yet, claiming each
-    /// through the segment's cursor; returns how many it ran.
+    /// The first block, the length and the cursor of `segment` of `stage`.
     #[inline]
-    fn run_segment(&self, stage: usize, segment: u32) -> u32 {
+    fn segment(&self, stage: usize, segment: u32) -> (u32, u64, &AtomicU64) {
         let counter = &self.counters[stage];
         let (n, workers) = (u64::from(counter.block_count), u64::from(self.workers));
-        let first = (u64::from(segment) * n / workers) as u32;
-        let len = ((u64::from(segment) + 1) * n / workers) as u32 - first;
+        let first = u64::from(segment) * n / workers;
+        let len = (u64::from(segment) + 1) * n / workers - first;
         let cursor = &self.cursors[counter.first_cursor + segment as usize].0;
+        (first as u32, len, cursor)
+    }
+
+    /// Runs the blocks of the owner's `segment` of `stage` that no thread has claimed yet,
+    /// front to back, claiming each with one add; returns how many it ran.
+    #[inline]
+    fn run_segment(&self, stage: usize, segment: u32) -> u32 {
+        let (first, len, cursor) = self.segment(stage, segment);
         let mut ran = 0;
         // The load keeps a thread that finds the segment spent from pulling its line exclusive.
-        while cursor.load(Ordering::Relaxed) < len {
-            let index = cursor.fetch_add(1, Ordering::Relaxed);
-            if index >= len {
+        while claimed(cursor.load(Ordering::Relaxed)) < len {
+            let ends = cursor.fetch_add(1, Ordering::Relaxed);
+            if claimed(ends) >= len {
                 break;
             }
-            (self.run_block)(stage, first + index);
+            // The front count is below `len`, a `u32`.
+            (self.run_block)(stage, first + ends as u32);
             ran += 1;
+        }
+        ran
+    }
+
+    /// Runs the blocks of another worker's `segment` of `stage` that no thread has claimed
+    /// yet, back to front, claiming each with a compare-exchange; returns how many it ran.
+    #[inline]
+    fn steal_from(&self, stage: usize, segment: u32) -> u32 {
+        let (first, len, cursor) = self.segment(stage, segment);
+        let mut ran = 0;
+        let mut ends = cursor.load(Ordering::Relaxed);
+        while claimed(ends) < len {
+            let exchange = cursor.compare_exchange_weak(
+                ends,
+                ends + BACK_ONE,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            );
+            match exchange {
+                Ok(_) => {
+                    // The back count is below `len`, a `u32`.
+                    (self.run_block)(stage, first + (len - 1 - (ends >> 32)) as u32);
+                    ran += 1;
+                    ends = cursor.load(Ordering::Relaxed);
+                }
+                Err(now) => ends = now,
+            }
         }
         ran
     }
@@ -396,6 +462,64 @@ mod tests {
                 assert_eq!(log.0, expected);
             }
         }
+    }
+
+    /// A block runner the claim tests can name.
+    type RunBlock<'a> = &'a (dyn Fn(usize, u32) + Sync);
+
+    /// Runs `claims` on the calling thread alone against one stage of `blocks` blocks cut
+    /// into two segments, and returns the blocks in the order they ran.
+    fn claim_order(blocks: u32, claims: impl FnOnce(&Rendezvous<'_, RunBlock<'_>>)) -> Vec<u32> {
+        let ran = Mutex::new(Vec::new());
+        let push = |_: usize, block: u32| ran.lock().unwrap().push(block);
+        let record: RunBlock<'_> = &push;
+        let counters = [StageCounters {
+            block_count: blocks,
+            ..StageCounters::default()
+        }];
+        let cursors = [SegmentCursor::default(), SegmentCursor::default()];
+        let rendezvous = Rendezvous {
+            counters: &counters,
+            cursors: &cursors,
+            workers: 2,
+            current: AtomicU32::new(0),
+            aborted: AtomicBool::new(false),
+            run_block: &record,
+        };
+        claims(&rendezvous);
+        ran.into_inner().unwrap()
+    }
+
+    #[test]
+    fn a_worker_takes_its_own_segment_from_the_front_and_others_from_the_back() {
+        assert_eq!(
+            claim_order(10, |r| r.run_blocks(0, 0)),
+            [0, 1, 2, 3, 4, 9, 8, 7, 6, 5]
+        );
+        assert_eq!(
+            claim_order(11, |r| r.run_blocks(0, 1)),
+            [5, 6, 7, 8, 9, 10, 4, 3, 2, 1, 0]
+        );
+    }
+
+    #[test]
+    fn front_and_back_claims_of_one_segment_never_meet() {
+        // Segment 1 of 10 blocks is 5..10. Its owner has claimed two blocks from the front
+        // (5 and 6, run elsewhere); a thief then takes the rest from the back, and the owner,
+        // coming back, finds nothing left.
+        let order = claim_order(10, |r| {
+            r.cursors[1].0.store(2, Ordering::Relaxed);
+            assert_eq!(r.steal_from(0, 1), 3);
+            assert_eq!(r.run_segment(0, 1), 0);
+        });
+        assert_eq!(order, [9, 8, 7]);
+        // The other way round: a thief took two from the back (9 and 8), the owner the rest.
+        let order = claim_order(10, |r| {
+            r.cursors[1].0.store(2 * BACK_ONE, Ordering::Relaxed);
+            assert_eq!(r.run_segment(0, 1), 3);
+            assert_eq!(r.steal_from(0, 1), 0);
+        });
+        assert_eq!(order, [5, 6, 7]);
     }
 
     #[test]
