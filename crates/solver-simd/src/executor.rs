@@ -42,9 +42,9 @@
 //! wherever the owner happens to be, a different one every pass, and each such block's
 //! constraints and bodies cross between the cores twice. Taken from the back, it is the
 //! segment's last block, pass after pass, so the same few blocks stay with the thief while the
-//! owner keeps the rest. Alternating builds, two workers, ten rounds, the solver's passes in ms/step, front → back:
-//! `large_pyramid` 1.692 → 1.585, `tumbler` 1.180 → 1.164; shorter series on other scenes
-//! moved both ways within this VM's noise (`benches/results/NOTES.md`).
+//! owner keeps the rest. Alternating builds, two workers, ten rounds, the solver's passes in
+//! ms/step, front → back: `large_pyramid` 1.692 → 1.585, `tumbler` 1.180 → 1.164; shorter
+//! series on other scenes moved both ways within this VM's noise (`benches/results/NOTES.md`).
 //!
 //! Every block runs exactly once. A front claim of block `f` succeeds only while `f + b < L`
 //! and a back claim of block `L − 1 − b` only while `f + b < L`, for the `(f, b)` it saw; both
