@@ -13,11 +13,12 @@
 //! prism-bench --scene cloth --threads 1,2 --solver global|pgs|compare
 //! ```
 //!
-//! **Benchmark scenes** (`all`): for every scene and thread count, each repeat runs every
-//! requested engine once, one after the other (A, B, C, A, B, C, …), so machine noise falls
-//! on all engines alike and the ratio to Box2D is measured side by side. Reported time is the
-//! median over the repeats of the summed wall time of the timed steps (see [`runner`] for
-//! exactly what is timed).
+//! **Benchmark scenes** (`all`): for every scene, each repeat runs every requested engine at
+//! every thread count once, one after the other, and every second repeat in the reverse order
+//! (1·A, 1·B, 2·A, 2·B, 2·B, 2·A, 1·B, 1·A, …), so machine noise falls alike on the engines
+//! (the ratio to Box2D is measured side by side) and on the thread counts (each engine's
+//! speed-up is too). Reported time is the median over the repeats of the summed wall time of
+//! the timed steps (see [`runner`] for exactly what is timed).
 //!
 //! Every row also reports the bytes the engine held for the scene after the run (the `MB`
 //! column, `"bytes"` in JSON): Prism's and Rapier's through a counting global allocator
@@ -367,34 +368,44 @@ fn list_scenes() -> Result<(), BenchError> {
     ))
 }
 
-/// Runs every engine on one scene and thread count, alternating engines within each
-/// repeat, and returns one row per engine that ran. An engine that cannot run the scene
-/// (a backend error: a scene beyond its limits) is dropped from the remaining repeats and
-/// its error added to `failures`; the other engines go on.
+/// Runs every engine at every thread count on one scene and returns, for each thread count in
+/// order, one row per engine that ran. Each repeat runs every (thread count, engine) once, one
+/// after the other, and every second repeat runs them in the reverse order (1·A, 1·B, 2·A, 2·B,
+/// then 2·B, 2·A, 1·B, 1·A, …): the machine's drift falls alike on the engines, whose ratio is
+/// measured side by side, and on the thread counts, whose ratio is each engine's speed-up, and
+/// no run is always the first after another. An engine that cannot run the scene at a thread
+/// count (a backend error: a scene beyond its limits) is dropped from that thread count's
+/// remaining repeats and its error added to `failures`; the other runs go on.
 fn measure(
     scene: &PreparedScene,
     engines: &[(String, EngineFactory)],
-    threads: usize,
     options: &Options,
     progress: &Progress,
     failures: &mut Vec<BenchError>,
-) -> Vec<Row> {
+) -> Vec<Vec<Row>> {
     let steps = options.steps.unwrap_or(scene.spec.steps);
-    let config = RunConfig {
-        threads,
-        steps,
-        engine: options.engine,
-    };
-    let mut runs: Vec<Option<Vec<RunResult>>> = vec![Some(Vec::new()); engines.len()];
+    let cells: Vec<(usize, usize)> = (0..options.threads.len())
+        .flat_map(|t| (0..engines.len()).map(move |e| (t, e)))
+        .collect();
+    let mut runs: Vec<Option<Vec<RunResult>>> = vec![Some(Vec::new()); cells.len()];
     for repeat in 1..=options.repeats {
-        for (slot, (name, factory)) in runs.iter_mut().zip(engines) {
-            let Some(done) = slot else { continue };
+        for cell in repeat_order(cells.len(), repeat) {
+            let (t, e) = cells[cell];
+            let Some(done) = &mut runs[cell] else {
+                continue;
+            };
+            let (threads, (name, factory)) = (options.threads[t], &engines[e]);
             progress.set_message(|| {
                 format!(
                     "{} · {name} · {threads} thr · repeat {repeat}/{}",
                     scene.spec.name, options.repeats
                 )
             });
+            let config = RunConfig {
+                threads,
+                steps,
+                engine: options.engine,
+            };
             match run_once(*factory, scene, config, progress) {
                 Ok(result) => done.push(result),
                 Err(error) => {
@@ -404,29 +415,63 @@ fn measure(
                     ));
                     progress.print(|| eprintln!("prism-bench: {error}"));
                     failures.push(error);
-                    *slot = None;
+                    runs[cell] = None;
                 }
             }
         }
     }
-    let ran = engines.iter().zip(runs).filter_map(|(e, r)| Some((e, r?)));
-    ran.map(|((name, _), runs)| {
-        let times: Vec<f64> = runs.iter().map(|r| r.timed_ms).collect();
-        let last = runs.last();
-        Row {
-            scene: scene.spec.name,
-            engine: name.clone(),
-            threads,
-            steps,
-            repeats: options.repeats,
-            median_ms: median(&times).unwrap_or(f64::NAN),
-            counters: last.map(|r| r.counters).unwrap_or_default(),
-            quality: last.map(|r| r.quality).unwrap_or_default(),
-            bytes: last.map(|r| r.bytes).unwrap_or_default(),
-            phases: median_phases(&runs),
+    let mut rows: Vec<Vec<Row>> = options.threads.iter().map(|_| Vec::new()).collect();
+    for (&(t, e), cell_runs) in cells.iter().zip(runs) {
+        if let Some(cell_runs) = cell_runs {
+            let row = summarise(
+                scene,
+                &engines[e].0,
+                options.threads[t],
+                steps,
+                options,
+                &cell_runs,
+            );
+            rows[t].push(row);
         }
-    })
-    .collect()
+    }
+    rows
+}
+
+/// The order in which repeat `repeat` (from 1) runs `cells` (thread count, engine) cells:
+/// forward in odd repeats, backward in even ones.
+fn repeat_order(cells: usize, repeat: usize) -> Vec<usize> {
+    let forward = 0..cells;
+    if repeat % 2 == 1 {
+        forward.collect()
+    } else {
+        forward.rev().collect()
+    }
+}
+
+/// The row of one (scene, engine, thread count): the median time and phases over its runs,
+/// the counters, quality and bytes of the last.
+fn summarise(
+    scene: &PreparedScene,
+    engine: &str,
+    threads: usize,
+    steps: usize,
+    options: &Options,
+    runs: &[RunResult],
+) -> Row {
+    let times: Vec<f64> = runs.iter().map(|r| r.timed_ms).collect();
+    let last = runs.last();
+    Row {
+        scene: scene.spec.name,
+        engine: engine.to_string(),
+        threads,
+        steps,
+        repeats: options.repeats,
+        median_ms: median(&times).unwrap_or(f64::NAN),
+        counters: last.map(|r| r.counters).unwrap_or_default(),
+        quality: last.map(|r| r.quality).unwrap_or_default(),
+        bytes: last.map(|r| r.bytes).unwrap_or_default(),
+        phases: median_phases(runs),
+    }
 }
 
 fn print_rows(rows: &[Row], json: bool, stages: bool) -> Result<(), BenchError> {
@@ -515,8 +560,7 @@ fn run(options: &Options) -> Result<(), BenchError> {
     let mut failures: Vec<BenchError> = Vec::new();
     for spec in timed {
         let scene = PreparedScene::new(spec);
-        for &threads in &options.threads {
-            let rows = measure(&scene, &engines, threads, options, &progress, &mut failures);
+        for rows in measure(&scene, &engines, options, &progress, &mut failures) {
             progress.print(|| print_rows(&rows, options.json, options.stages))?;
             all_rows.extend(rows);
         }
@@ -708,6 +752,28 @@ mod tests {
 
     fn args(text: &str) -> Vec<String> {
         text.split_whitespace().map(str::to_string).collect()
+    }
+
+    /// Every repeat runs every cell once, and over each pair of repeats every cell has the same
+    /// summed position, so no engine or thread count is favoured by always running early or
+    /// late.
+    #[test]
+    fn repeats_run_every_cell_once_in_balanced_order() {
+        let cells = 4;
+        let mut places = vec![0; cells];
+        for repeat in 1..=2 {
+            let order = repeat_order(cells, repeat);
+            let mut sorted = order.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, (0..cells).collect::<Vec<_>>());
+            for (place, &cell) in order.iter().enumerate() {
+                places[cell] += place;
+            }
+        }
+        assert!(places.iter().all(|&p| p == cells - 1), "{places:?}");
+        assert_eq!(repeat_order(cells, 1), [0, 1, 2, 3]);
+        assert_eq!(repeat_order(cells, 2), [3, 2, 1, 0]);
+        assert_eq!(repeat_order(cells, 3), repeat_order(cells, 1));
     }
 
     #[test]
