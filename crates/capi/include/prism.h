@@ -707,9 +707,6 @@ typedef struct PrismStepProfile {
   float break_joints;
   // Giving back the spare room of stores that grew in a burst.
   float release_spare;
-  // With more than one worker, handing the step to the pool thread and back (0 for a light
-  // step, which runs on the caller).
-  float handoff;
 } PrismStepProfile;
 
 // Moves under gravity, forces, contacts and joints.

@@ -76,9 +76,6 @@ pub struct PrismStepProfile {
     pub break_joints: f32,
     /// Giving back the spare room of stores that grew in a burst.
     pub release_spare: f32,
-    /// With more than one worker, handing the step to the pool thread and back (0 for a light
-    /// step, which runs on the caller).
-    pub handoff: f32,
 }
 
 /// Sizes of a world's structures.
@@ -145,7 +142,6 @@ impl From<StepProfile> for PrismStepProfile {
             particles: p.particles,
             break_joints: p.break_joints,
             release_spare: p.release_spare,
-            handoff: p.handoff,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The step profile through the C interface carries every phase of the step: over a run of a
 //! small pile its top-level phases add up to its `total` (but for the clock reads between
-//! them), with one worker or a light step nothing is handed off, and the breakdown of
-//! `finalize` into `continuous` stays inside it.
+//! them), with one worker, with two and with light steps, and the breakdown of `finalize`
+//! into `continuous` stays inside it.
 
 #![allow(unsafe_code, reason = "these tests call the C interface as C would")]
 
@@ -20,7 +20,7 @@ fn profile(world: &TestWorld) -> PrismStepProfile {
 
 /// Every top-level phase (all but the solver's stages and `continuous`, which break down
 /// `solve` and `finalize`, and `total`).
-fn phases(p: &PrismStepProfile) -> [f32; 12] {
+fn phases(p: &PrismStepProfile) -> [f32; 11] {
     [
         p.pairs,
         p.collide,
@@ -33,7 +33,6 @@ fn phases(p: &PrismStepProfile) -> [f32; 12] {
         p.events,
         p.particles,
         p.release_spare,
-        p.handoff,
     ]
 }
 
@@ -93,24 +92,19 @@ fn assert_phases_add_up(profiles: &[PrismStepProfile]) {
 }
 
 #[test]
-fn with_one_worker_the_phases_add_up_and_nothing_is_handed_off() {
-    let profiles = pile_profiles(1, true);
-    assert!(profiles.iter().all(|p| p.handoff == 0.0));
-    assert_phases_add_up(&profiles);
+fn with_one_worker_the_phases_add_up() {
+    assert_phases_add_up(&pile_profiles(1, true));
 }
 
+/// Two workers and every step parallel: the helpers' share of the passes is inside the
+/// phases, since the step runs on the calling thread.
 #[test]
-fn with_two_workers_the_hand_off_is_part_of_the_total() {
-    let profiles = pile_profiles(2, false);
-    assert!(profiles.iter().any(|p| p.handoff > 0.0));
-    assert_phases_add_up(&profiles);
+fn with_two_workers_the_phases_add_up() {
+    assert_phases_add_up(&pile_profiles(2, false));
 }
 
-/// The same pile with two workers and light steps on the caller (the default): no step is
-/// handed to the pool, and the phases still add up.
+/// The same pile with two workers and light steps run serially (the default).
 #[test]
-fn with_two_workers_a_light_step_runs_on_the_caller() {
-    let profiles = pile_profiles(2, true);
-    assert!(profiles.iter().all(|p| p.handoff == 0.0));
-    assert_phases_add_up(&profiles);
+fn with_two_workers_and_light_steps_the_phases_add_up() {
+    assert_phases_add_up(&pile_profiles(2, true));
 }

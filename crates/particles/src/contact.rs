@@ -34,7 +34,6 @@
 use crate::parallel::{CHUNK, PARALLEL_MIN, map_chunks};
 use core_soa::Vec2;
 use glam::DVec2;
-use rayon::prelude::*;
 
 /// An opaque handle to the body a contact surface belongs to (the collider's own numbering).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -256,7 +255,10 @@ pub(crate) fn for_particle_chunks<T: Send, C: Send>(
     if chunks.len() * CHUNK < PARALLEL_MIN {
         chunks.into_iter().for_each(body);
     } else {
-        chunks.into_par_iter().for_each(body);
+        let mut chunks: Vec<_> = chunks.into_iter().map(Some).collect();
+        workers::for_each_mut(&mut chunks, |_, chunk| {
+            body(chunk.take().expect("each chunk is taken once"))
+        });
     }
 }
 

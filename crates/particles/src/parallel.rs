@@ -8,7 +8,6 @@
 //! order whether the chunks ran on one thread or four, so the sum is bitwise the same. Small
 //! inputs (one chunk) run inline without touching the pool, through the same arithmetic.
 
-use rayon::prelude::*;
 use std::ops::Range;
 
 /// Items per parallel work unit. Large enough that a chunk costs far more than a rayon task,
@@ -25,9 +24,8 @@ pub(crate) fn for_chunks<T: Send>(data: &mut [T], body: impl Fn(usize, &mut [T])
         body(0, data);
         return;
     }
-    data.par_chunks_mut(CHUNK)
-        .enumerate()
-        .for_each(|(chunk, items)| body(chunk * CHUNK, items));
+    let mut chunks: Vec<&mut [T]> = data.chunks_mut(CHUNK).collect();
+    workers::for_each_mut(&mut chunks, |chunk, items| body(chunk * CHUNK, items));
 }
 
 /// Runs `body(first_index, a_chunk, b_chunk)` over two equally long slices in matching chunks.
@@ -41,10 +39,8 @@ pub(crate) fn for_chunks2<A: Send, B: Send>(
         body(0, a, b);
         return;
     }
-    a.par_chunks_mut(CHUNK)
-        .zip(b.par_chunks_mut(CHUNK))
-        .enumerate()
-        .for_each(|(chunk, (a, b))| body(chunk * CHUNK, a, b));
+    let mut chunks: Vec<_> = a.chunks_mut(CHUNK).zip(b.chunks_mut(CHUNK)).collect();
+    workers::for_each_mut(&mut chunks, |chunk, (a, b)| body(chunk * CHUNK, a, b));
 }
 
 /// Like [`for_chunks2`], and each chunk also returns `N` partial sums, which are added in
@@ -62,12 +58,8 @@ pub(crate) fn for_chunks2_sums<A: Send, B: Send, const N: usize>(
         }
         return total;
     }
-    let partials: Vec<[f64; N]> = a
-        .par_chunks_mut(CHUNK)
-        .zip(b.par_chunks_mut(CHUNK))
-        .enumerate()
-        .map(|(chunk, (a, b))| body(chunk * CHUNK, a, b))
-        .collect();
+    let mut chunks: Vec<_> = a.chunks_mut(CHUNK).zip(b.chunks_mut(CHUNK)).collect();
+    let partials = workers::map_mut(&mut chunks, |chunk, (a, b)| body(chunk * CHUNK, a, b));
     add_in_order(&partials)
 }
 
@@ -104,10 +96,9 @@ pub(crate) fn ordered_sums<const N: usize>(
         }
         return total;
     }
-    let partials: Vec<[f64; N]> = (0..chunks)
-        .into_par_iter()
-        .map(|chunk| partial(chunk * CHUNK..((chunk + 1) * CHUNK).min(len)))
-        .collect();
+    let partials = workers::map(chunks, |chunk| {
+        partial(chunk * CHUNK..((chunk + 1) * CHUNK).min(len))
+    });
     add_in_order(&partials)
 }
 
@@ -123,10 +114,9 @@ pub(crate) fn map_chunks<R: Send>(
             .map(|chunk| f(chunk * CHUNK..((chunk + 1) * CHUNK).min(len)))
             .collect();
     }
-    (0..chunks)
-        .into_par_iter()
-        .map(|chunk| f(chunk * CHUNK..((chunk + 1) * CHUNK).min(len)))
-        .collect()
+    workers::map(chunks, |chunk| {
+        f(chunk * CHUNK..((chunk + 1) * CHUNK).min(len))
+    })
 }
 
 #[cfg(test)]
@@ -134,11 +124,8 @@ mod tests {
     use super::*;
 
     fn sum_with_threads(threads: usize, values: &[f64]) -> f64 {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| ordered_sums(values.len(), |r| [values[r].iter().sum::<f64>()])[0])
+        let workers = workers::Workers::new(threads).unwrap();
+        workers.install(|| ordered_sums(values.len(), |r| [values[r].iter().sum::<f64>()])[0])
     }
 
     #[test]

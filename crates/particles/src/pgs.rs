@@ -69,7 +69,6 @@ use crate::topology::Topology;
 use core_soa::SharedSlice;
 use core_soa::Vec2;
 use glam::DVec2;
-use rayon::prelude::*;
 
 /// One row prepared for a substep's velocity sweeps.
 #[derive(Clone, Copy, Debug, Default)]
@@ -291,9 +290,10 @@ fn for_each_row_by_color(topology: &Topology, solve: impl Fn(usize) + Sync + Sen
         if order.len() < PARALLEL_MIN {
             order.iter().for_each(|&r| solve(r as usize));
         } else {
-            order
-                .par_chunks(CHUNK)
-                .for_each(|chunk| chunk.iter().for_each(|&r| solve(r as usize)));
+            let chunks: Vec<&[u32]> = order.chunks(CHUNK).collect();
+            workers::for_each(chunks.len(), |chunk| {
+                chunks[chunk].iter().for_each(|&r| solve(r as usize))
+            });
         }
     }
     coloring.order[coloring.overflow..]

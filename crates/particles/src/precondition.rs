@@ -35,7 +35,6 @@ use crate::parallel::{PARALLEL_MIN, for_chunks};
 use crate::topology::Topology;
 use core_soa::SharedSlice;
 use glam::DVec2;
-use rayon::prelude::*;
 
 /// How the constraint system is preconditioned.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -116,9 +115,10 @@ pub(crate) fn ssor(
         if order.len() < PARALLEL_MIN {
             order.iter().for_each(|&i| update(i as usize));
         } else {
-            order
-                .par_chunks(crate::parallel::CHUNK)
-                .for_each(|chunk| chunk.iter().for_each(|&i| update(i as usize)));
+            let chunks: Vec<&[u32]> = order.chunks(crate::parallel::CHUNK).collect();
+            workers::for_each(chunks.len(), |chunk| {
+                chunks[chunk].iter().for_each(|&i| update(i as usize))
+            });
         }
     };
     let overflow = &coloring.order[coloring.overflow..];

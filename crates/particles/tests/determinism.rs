@@ -1,11 +1,11 @@
 //! Determinism: the same scene gives bitwise the same particles for 1, 2, 3 and 4 threads.
 //!
-//! Each scene is built and stepped inside a rayon pool of each size, and after every step the
+//! Each scene is built and stepped on each number of workers (`workers::Workers::install`), and after every step the
 //! raw bits of every particle's position and velocity (and of the dynamic box) are hashed. The
 //! scenes are large enough (4096 particles, over 8000 constraint rows, tens of thousands of
 //! springs) that every parallel pass — forces, row evaluation, the CG products and dot
 //! products, the implicit spring solve, the PGS colours and contacts, the contact queries —
-//! splits its work across the pool, so a reduction whose order followed the thread count, or a
+//! splits its work across the workers, so a reduction whose order followed the thread count, or a
 //! race between two writers, would show up as a differing hash at the step where it happened.
 
 use particles::scenes::{ClothSceneDef, cloth_scene};
@@ -39,13 +39,10 @@ fn hash(scene: &particles::scenes::ClothScene) -> u64 {
     hash
 }
 
-/// The hashes after each of `steps` steps, computed in a pool of `threads` threads.
+/// The hashes after each of `steps` steps, computed on `threads` workers.
 fn history(def: &ClothSceneDef, steps: usize, threads: usize) -> Vec<u64> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap();
-    pool.install(|| {
+    let workers = workers::Workers::new(threads).unwrap();
+    workers.install(|| {
         let mut scene = cloth_scene(def).unwrap();
         (0..steps)
             .map(|_| {

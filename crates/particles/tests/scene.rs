@@ -8,12 +8,8 @@ use particles::{ConstraintSolver, SystemDef};
 
 const DT: f32 = 1.0 / 60.0;
 
-fn one_thread<R: Send>(work: impl FnOnce() -> R + Send) -> R {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap()
-        .install(work)
+fn one_thread<R>(work: impl FnOnce() -> R) -> R {
+    workers::Workers::new(1).unwrap().install(work)
 }
 
 #[test]
@@ -110,9 +106,7 @@ fn equal_time_comparison_at_full_size() {
         .into_iter()
         .map(|threads| {
             let def = ClothSceneDef::default();
-            let comparison = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
+            let comparison = workers::Workers::new(threads)
                 .unwrap()
                 .install(|| compare_solvers(&def, 120, DT).unwrap());
             report(&format!("128×128 cloth, {threads} threads"), &comparison);

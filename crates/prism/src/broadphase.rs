@@ -75,7 +75,6 @@ use collision::geometry::{shape_centroid, shape_extent};
 use collision::tree::{DynamicTree, OverlapTask};
 use collision::{Aabb, SPECULATIVE_DISTANCE, Shape};
 use core_soa::{Arena, BitSet, BodyId, BodyType, ShapeId};
-use rayon::prelude::*;
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -388,10 +387,11 @@ impl BroadPhase {
         // With a pool, the queries and the walk share it (one fork and join for both).
         let (mut pairs, walked): (Vec<(u32, u32)>, _) = if parallel {
             let queried = || {
-                let chunks = self.move_buffer.par_chunks(QUERY_CHUNK);
-                chunks.flat_map_iter(query).collect()
+                let chunks: Vec<&[u32]> = self.move_buffer.chunks(QUERY_CHUNK).collect();
+                let found = workers::map(chunks.len(), |chunk| query(chunks[chunk]));
+                found.into_iter().flatten().collect()
             };
-            rayon::join(queried, walked)
+            workers::join(queried, walked)
         } else {
             (query(&self.move_buffer), walked())
         };
@@ -484,7 +484,8 @@ impl BroadPhase {
         };
         if parallel {
             let tasks = tree.overlap_tasks(WALK_TASKS);
-            tasks.into_par_iter().flat_map_iter(walk).collect()
+            let found = workers::map(tasks.len(), |task| walk(tasks[task]));
+            found.into_iter().flatten().collect()
         } else {
             tree.overlap_tasks(1).into_iter().flat_map(walk).collect()
         }
@@ -706,11 +707,11 @@ mod tests {
     }
 
     /// The pairs the next step's search would find, by the walk or by queries, on one thread
-    /// or on the world's pool.
+    /// or on the world's workers.
     fn next_pairs(world: &World, parallel: bool, walk: bool) -> Vec<(u32, u32)> {
         let mut broadphase = world.broadphase.clone();
         let context = (&world.shapes, &world.bodies, None);
-        let pool = Arc::clone(&world.thread_pool);
+        let pool = Arc::clone(&world.workers);
         pool.install(|| broadphase.search_pairs(context, parallel, walk))
     }
 

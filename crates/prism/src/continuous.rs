@@ -119,7 +119,6 @@ use core_soa::{
     Arena, BodyId, BodySim, BodyState, BodyType, JointId, Rot, ShapeId, Transform, Vec2,
     body_flags, cross,
 };
-use rayon::prelude::*;
 
 /// Bullets per parallel task: a bullet's sweep costs microseconds, so small tasks spread a
 /// volley over every worker.
@@ -571,8 +570,9 @@ impl World {
                 bullets.iter().map(&mut sweep_one).collect()
             };
             if parallel {
-                let chunks: Vec<Vec<f32>> = bullets.par_chunks(BULLET_CHUNK).map(sweep).collect();
-                chunks.into_iter().flatten().collect()
+                let chunks: Vec<&[u32]> = bullets.chunks(BULLET_CHUNK).collect();
+                let swept = workers::map(chunks.len(), |chunk| sweep(chunks[chunk]));
+                swept.into_iter().flatten().collect()
             } else {
                 sweep(bullets)
             }

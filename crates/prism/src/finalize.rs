@@ -84,7 +84,6 @@ use collision::geometry::compute_aabb;
 use collision::tree::DynamicTree;
 use core_soa::{Arena, BodyId, BodySim, BodyState, ShapeId, Vec2, body_flags, release_spare};
 use island::{IslandGraph, update_sleep_time};
-use rayon::prelude::*;
 use std::time::Instant;
 
 /// Awake bodies per parallel task: a body costs tens of nanoseconds, so a task must hold a few
@@ -211,14 +210,15 @@ impl World {
         };
         reports.resize_with(chunk_count, ChunkReport::default);
         if parallel {
-            sims.par_chunks_mut(BOX_CHUNK)
-                .zip(states.par_chunks(BOX_CHUNK))
-                .zip(reports.par_iter_mut())
-                .enumerate()
-                .for_each(|(index, ((sims, states), report))| {
-                    let first = (index * BOX_CHUNK) as u32;
-                    finalize_chunk(sims, states, first, &view, report);
-                });
+            let mut chunks: Vec<_> = sims
+                .chunks_mut(BOX_CHUNK)
+                .zip(states.chunks(BOX_CHUNK))
+                .zip(reports.iter_mut())
+                .collect();
+            workers::for_each_mut(&mut chunks, |index, ((sims, states), report)| {
+                let first = (index * BOX_CHUNK) as u32;
+                finalize_chunk(sims, states, first, &view, report);
+            });
         } else {
             reports[0].moves = std::mem::take(&mut self.move_events);
             finalize_chunk(sims, states, 0, &view, &mut reports[0]);
@@ -330,7 +330,7 @@ impl World {
             }
         };
         let ((), (folded, ())) =
-            rayon::join(move_leaves, || rayon::join(copy_and_fold, settle_now));
+            workers::join(move_leaves, || workers::join(copy_and_fold, settle_now));
         folded
     }
 
@@ -663,9 +663,9 @@ mod tests {
             sim.center.x += shift(k);
             state.delta_position = Vec2::new(shift(k), 0.0);
         }
-        // As `World::step` would for a larger world: several workers take the pool's path.
+        // As `World::step` would for a larger world: several workers take the parallel path.
         world.parallel_step = workers > 1;
-        let pool = Arc::clone(&world.thread_pool);
+        let pool = Arc::clone(&world.workers);
         pool.install(|| world.finalize_bodies(1.0 / 60.0));
         (world, shapes, resting_fat)
     }
@@ -753,7 +753,7 @@ mod tests {
                 shapes.iter().map(record).collect()
             };
             let boxes = fat(&world);
-            let pool = Arc::clone(&world.thread_pool);
+            let pool = Arc::clone(&world.workers);
             pool.install(|| world.finalize_bodies(1.0 / 60.0));
             assert_eq!(world.body_move_events(), &first[..]);
             assert_eq!(fat(&world), boxes);

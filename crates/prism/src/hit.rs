@@ -33,7 +33,6 @@ use crate::solver_set::{STATIC_SET, SolverSet};
 use crate::world::World;
 use core_soa::{Arena, ShapeId, Vec2};
 use graph_coloring::{ColorIndex, GRAPH_COLOR_COUNT};
-use rayon::prelude::*;
 
 /// Contacts per parallel task of the scan.
 const HIT_CHUNK: usize = 256;
@@ -84,7 +83,8 @@ impl World {
             chunk.iter().filter_map(|sim| hit_of(sim, &view)).collect()
         };
         let mut hits: Vec<(u32, ContactHitEvent)> = if self.parallel_step {
-            chunks.into_par_iter().flat_map_iter(scan).collect()
+            let scanned = workers::map(chunks.len(), |chunk| scan(chunks[chunk]));
+            scanned.into_iter().flatten().collect()
         } else {
             chunks.into_iter().flat_map(scan).collect()
         };

@@ -48,8 +48,7 @@
 //! The rest of the call is timed too, so the [`StepProfile`]'s phases add up to its `total`:
 //! clearing the last step's event lists (`events`), breaking overloaded joints
 //! (`break_joints`), the particle systems (`particles`), giving back the spare room of stores
-//! a burst grew (`release_spare`, `spare.rs`) and, with more than one worker, handing the step
-//! to the world's pool and back (`handoff`).
+//! a burst grew (`release_spare`, `spare.rs`).
 //!
 //! Serial work left in a step, all proportional to what changed rather than to the world: the
 //! new pairs' contact creation, the changed contacts' state updates, the escaped proxies'
@@ -157,10 +156,12 @@
 //!
 //! ## Determinism
 //!
-//! The world owns a rayon pool of `WorldDef::worker_count` threads and runs each step inside it,
-//! except a light step (a world almost all asleep, `light_step.rs`), which runs on the caller as
-//! with one worker. Every parallel pass cuts its work into fixed chunks that do not depend on
-//! the worker count, every per-item result depends only on its own inputs, and every serial
+//! A world with `WorldDef::worker_count` workers starts `worker_count − 1` helper threads (the
+//! `workers` crate). A step always runs on the calling thread, which works as worker 0: each
+//! parallel pass offers its chunks to the helpers and takes chunks itself, and the caller
+//! returns from the pass when every chunk is done. A light step (a world almost all asleep,
+//! `light_step.rs`) offers nothing and runs as with one worker. Every parallel pass cuts its
+//! work into fixed chunks that do not depend on the worker count, every per-item result depends only on its own inputs, and every serial
 //! pass walks in a fixed order, so the world is bitwise identical for any worker count, run
 //! after run.
 //!
@@ -236,7 +237,8 @@
 //! body should be much heavier than the particles leaning on one point of it. The phase is
 //! timed in [`StepProfile::particles`] with the systems' own figures (CG iterations and
 //! residual, PGS sweeps, contacts, the largest constraint error) in
-//! [`StepProfile::particle_figures`], and runs in the world's pool in fixed chunks, bitwise
+//! [`StepProfile::particle_figures`], and runs on a rayon pool of the world's worker count (started with the
+//! first particle system) in fixed chunks, bitwise
 //! equal for any worker count. A world without particle systems steps exactly as before.
 //!
 //! ## Further reading

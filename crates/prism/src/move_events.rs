@@ -27,7 +27,6 @@ use crate::profile::zone;
 use crate::solver_set::FIRST_SLEEPING_SET;
 use crate::world::World;
 use core_soa::{Arena, BodyId, BodySim, BodyState, Rot, Transform, Vec2, body_flags};
-use rayon::prelude::*;
 
 /// Events per parallel task of the `asleep` pass.
 const MOVE_CHUNK: usize = 256;
@@ -65,12 +64,11 @@ impl World {
                 .is_some_and(|body| body.set_index >= FIRST_SLEEPING_SET);
         };
         if self.parallel_step {
-            self.move_events
-                .par_chunks_mut(MOVE_CHUNK)
-                .for_each(|chunk| {
-                    zone!("events_asleep chunk");
-                    chunk.iter_mut().for_each(mark);
-                });
+            let mut chunks: Vec<_> = self.move_events.chunks_mut(MOVE_CHUNK).collect();
+            workers::for_each_mut(&mut chunks, |_, chunk| {
+                zone!("events_asleep chunk");
+                chunk.iter_mut().for_each(mark);
+            });
         } else {
             self.move_events.iter_mut().for_each(mark);
         }

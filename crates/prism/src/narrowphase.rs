@@ -82,7 +82,6 @@ use collision::Manifold;
 use collision::collide::collide;
 use collision::tree::DynamicTree;
 use core_soa::{Arena, BodySim, ShapeId};
-use rayon::prelude::*;
 
 /// Contacts per parallel task: large enough to amortise scheduling, small enough to balance.
 const COLLIDE_CHUNK: usize = 64;
@@ -292,7 +291,7 @@ impl World {
         let changed = if parallel {
             // `join` runs its first task here and offers the second to the other workers, so
             // the rebuild starts at once on another thread while this one creates contacts.
-            let (changed, ()) = rayon::join(create_and_collide, || rebuild_tree(&mut tree));
+            let (changed, ()) = workers::join(create_and_collide, || rebuild_tree(&mut tree));
             changed
         } else {
             tree.rebuild_enlarged();
@@ -323,10 +322,10 @@ impl World {
             .graph
             .colors_mut()
             .map(|(contacts, _)| &mut contacts[..]);
-        let chunks = chunks_by_worker_part(groups.chain([&mut awake[..]]), workers);
+        let mut chunks = chunks_by_worker_part(groups.chain([&mut awake[..]]), workers);
         let mut changed: Vec<ChangedContact> = if self.parallel_step {
-            let results = chunks.into_par_iter().map(|c| collide_contacts(c, &view));
-            results.flatten_iter().collect()
+            let results = workers::map_mut(&mut chunks, |_, sims| collide_contacts(sims, &view));
+            results.into_iter().flatten().collect()
         } else {
             chunks
                 .into_iter()

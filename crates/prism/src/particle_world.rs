@@ -534,10 +534,7 @@ impl World {
             return ParticleProfile::default();
         }
         let mut systems = std::mem::take(&mut self.particles.systems);
-        let pool = Arc::clone(&self.thread_pool);
-        let world = &*self;
-        let (reactions, diverged, figures) =
-            pool.install(|| world.run_particle_systems(&mut systems, dt));
+        let (reactions, diverged, figures) = self.run_particle_systems(&mut systems, dt);
         self.particles.systems = systems;
         self.particles.diverged = diverged;
         self.apply_particle_reactions(&reactions, dt);

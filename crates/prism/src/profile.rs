@@ -8,10 +8,9 @@
 //! The phases cover the whole call: everything `World::step` does runs inside one of them, so
 //! the top-level fields (all but `solver`, `continuous` and `particle_figures`, which break
 //! down `solve`, `finalize` and `particles`) add up to `total` but for the clock reads between
-//! them. With more than one worker the step runs on a thread of the world's pool while the
-//! caller waits; waking that thread and then the caller again is `handoff`, the part of
-//! `total` that no phase's code runs in. A benchmark timing the call from outside therefore
-//! sees `total`, and nothing it measures is missing from the breakdown.
+//! them. The step runs on the calling thread with any number of workers (the helpers only
+//! take pieces of its parallel passes), so a benchmark timing the call from outside sees
+//! `total`, and nothing it measures is missing from the breakdown.
 //!
 //! [`timed`] is never inlined, so each phase stays a function of its own in an
 //! instruction-level profile (callgrind and the like) of an optimised build, and the phases'
@@ -31,25 +30,22 @@
 //!
 //! ```text
 //!   zone                          thread            what
-//!   step                          step's thread     the whole step (`total` less `handoff`)
-//!   handoff                       caller's thread   the call's wait for the pool (more than
-//!                                                   one worker): it spans the pool's `step`,
-//!                                                   and the gaps at its two ends are `handoff`
+//!   step                          caller's thread   the whole step (`total`)
 //!   pairs, collide, update_contacts, solve, break_joints, finalize, sleep, sensors,
 //!   particles, release_spare
-//!                                 step's thread     the phase of that name
+//!                                 caller's thread   the phase of that name
 //!   continuous                    every worker      a finalize chunk's fast-body sweeps
-//!   continuous_bullets            step's thread     the bullets' pass (part of `continuous`)
+//!   continuous_bullets            caller's thread   the bullets' pass (part of `continuous`)
 //!   events_begin, events_hits, events_asleep
-//!                                 step's thread     the three parts of `events` (move events
+//!                                 caller's thread   the three parts of `events` (move events
 //!                                                   are recorded in the finalize chunks)
 //!   <phase> chunk                 every worker      one chunk of a parallel phase
 //!   prepare … store_impulses, <stage> block, begin_step, finalize_poses
 //!                                 (see solver-simd's `profile` module)
 //! ```
 //!
-//! The step's thread is the caller's with one worker and one of the world's pool threads
-//! (whichever rayon picks for that step) with more.
+//! The workers are the caller and the helper threads `prism-worker-1` … (the `workers`
+//! crate); a chunk or block runs on whichever of them claimed it.
 //!
 //! No two zones share a name. Every step ends with a frame mark, so the profiler counts one
 //! frame per step, and with plots of the step's counters: `awake_bodies`, `contacts` (pairs
@@ -150,12 +146,8 @@ pub struct StepProfile {
     pub particle_figures: particles::ParticleProfile,
     /// Giving back the spare room of the stores that grew in a burst (`spare.rs`).
     pub release_spare: f32,
-    /// Handing the step to the world's thread pool and back: the wake-up of a pool thread
-    /// and then of the caller (0 with one worker and for a light step, which run on the
-    /// caller: `World::set_light_steps_on_caller`).
-    pub handoff: f32,
-    /// The whole step as its caller waits for it: the phases above and `handoff` (the
-    /// whole-world validation of the `validate` feature left out).
+    /// The whole step as its caller waits for it: the phases above (the whole-world
+    /// validation of the `validate` feature left out).
     pub total: f32,
 }
 

@@ -51,7 +51,6 @@ use collision::geometry::compute_aabb;
 use collision::overlap::shapes_overlap;
 use collision::tree::DynamicTree;
 use core_soa::{Arena, BodyId, ShapeId, Transform};
-use rayon::prelude::*;
 use std::cmp::Ordering;
 
 /// Sensors per parallel task: a sensor's work is a few tree queries and exact tests.
@@ -226,7 +225,8 @@ impl World {
             update_sensors(sensors, &view)
         };
         let changes: Vec<SensorChanges> = if self.parallel_step {
-            list.par_chunks_mut(SENSOR_CHUNK).map(update).collect()
+            let mut chunks: Vec<&mut [Sensor]> = list.chunks_mut(SENSOR_CHUNK).collect();
+            workers::map_mut(&mut chunks, |_, sensors| update(sensors))
         } else {
             vec![update(list)]
         };

@@ -67,11 +67,12 @@ use crate::particle_world::ParticleSystems;
 use crate::profile::StepProfile;
 use crate::shape::{ShapeRecord, ShapeSizes};
 use crate::sleep::IslandRestTable;
-use crate::world::{World, build_thread_pool};
+use crate::world::{World, start_workers};
 use core_soa::snapshot::{Reader, Snap, SnapshotError, Writer};
 use core_soa::{Arena, ShapeId};
 use solver_simd::ContactSolver;
 use std::sync::Arc;
+use workers::Workers;
 
 /// The first bytes of every snapshot.
 const MAGIC: [u8; 8] = *b"PRISMSNP";
@@ -173,8 +174,8 @@ impl World {
                 format!("{count} workers, more than {MAX_SNAPSHOT_WORKERS}"),
             ));
         }
-        let thread_pool = build_thread_pool(def.worker_count)?;
-        decode_world(def, reader, thread_pool, Hooks::default())
+        let workers = start_workers(def.worker_count)?;
+        decode_world(def, reader, workers, Hooks::default())
     }
 
     /// Replaces this world's whole state with a snapshot's: bodies, shapes, contacts, joints,
@@ -190,8 +191,8 @@ impl World {
         def.worker_count = self.def.worker_count;
         def.validate()
             .map_err(|error| refuse("World.def", error.to_string()))?;
-        let pool = Arc::clone(&self.thread_pool);
-        let mut restored = decode_world(def, reader, pool, Hooks::default())?;
+        let workers = Arc::clone(&self.workers);
+        let mut restored = decode_world(def, reader, workers, Hooks::default())?;
         restored.hooks = std::mem::take(&mut self.hooks);
         restored.light_steps_on_caller = self.light_steps_on_caller;
         *self = restored;
@@ -267,10 +268,10 @@ fn open_payload(bytes: &[u8]) -> Result<&[u8], PrismError> {
 fn decode_world(
     def: crate::def::WorldDef,
     mut r: Reader<'_>,
-    thread_pool: Arc<rayon::ThreadPool>,
+    workers: Arc<Workers>,
     hooks: Hooks,
 ) -> Result<World, PrismError> {
-    let world = decode_parts(def, &mut r, thread_pool, hooks).map_err(snapshot_error)?;
+    let world = decode_parts(def, &mut r, workers, hooks).map_err(snapshot_error)?;
     r.finish().map_err(snapshot_error)?;
     world.check_snapshot()?;
     Ok(world)
@@ -280,7 +281,7 @@ fn decode_world(
 fn decode_parts(
     def: crate::def::WorldDef,
     r: &mut Reader<'_>,
-    thread_pool: Arc<rayon::ThreadPool>,
+    workers: Arc<Workers>,
     hooks: Hooks,
 ) -> Result<World, SnapshotError> {
     let bodies = r.field("World.bodies")?;
@@ -316,7 +317,7 @@ fn decode_parts(
         profile: StepProfile::default(),
         particles: ParticleSystems::default(),
         solver: ContactSolver::new(),
-        thread_pool,
+        workers,
         parallel_step: false,
         light_steps_on_caller: true,
         next_chain_id: r.field("World.next_chain_id")?,

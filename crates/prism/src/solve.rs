@@ -123,7 +123,7 @@ impl World {
         let complaint = if left.is_empty() {
             run()
         } else {
-            rayon::join(run, || parted.finish(left)).0
+            workers::join(run, || parted.finish(left)).0
         };
         #[cfg(feature = "validate")]
         if let Some(complaint) = complaint {

@@ -16,7 +16,7 @@
 //! ```
 //!
 //! [`World::step`] is the pipeline, one method per phase, each timed into the [`StepProfile`].
-//! Every per-body and per-contact pass runs across the world's pool in fixed chunks; the serial
+//! Every per-body and per-contact pass runs across the world's workers in fixed chunks; the serial
 //! work left is proportional to what changed (new pairs, contacts that began or stopped
 //! touching, escaped proxies, islands) — listed in the crate essay. Every set of new things
 //! (pairs, changed contacts, events) is sorted or produced in a fixed order, so the same calls
@@ -45,6 +45,7 @@ use solver_simd::{ContactSolver, SolverKind};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Instant;
+use workers::Workers;
 
 /// A physics world.
 pub struct World {
@@ -79,9 +80,10 @@ pub struct World {
     pub(crate) profile: StepProfile,
     /// The contact solver (keeps its scratch arrays between steps).
     pub(crate) solver: ContactSolver,
-    /// The `worker_count` threads the step runs on.
-    pub(crate) thread_pool: Arc<rayon::ThreadPool>,
-    /// Whether the current step's passes run across the pool: several workers and a step
+    /// The `worker_count` workers the step runs on: the caller and `worker_count − 1` helper
+    /// threads (the `workers` crate).
+    pub(crate) workers: Arc<Workers>,
+    /// Whether the current step's passes run across the workers: several workers and a step
     /// that is not light (`light_step.rs`). Set at the start of each step.
     pub(crate) parallel_step: bool,
     /// Whether light steps run on the caller (`World::set_light_steps_on_caller`).
@@ -99,7 +101,7 @@ impl World {
     /// Creates an empty world.
     pub fn new(def: WorldDef) -> Result<World, PrismError> {
         def.validate()?;
-        let thread_pool = build_thread_pool(def.worker_count)?;
+        let workers = start_workers(def.worker_count)?;
         let mut graph = Graph::new();
         // The sequential-impulses solver sweeps its contacts serially (see `graph.rs`).
         let serial = def.force_overflow || def.solver_kind == SolverKind::SequentialImpulses;
@@ -126,7 +128,7 @@ impl World {
             diverged: Vec::new(),
             profile: StepProfile::default(),
             solver: ContactSolver::new(),
-            thread_pool,
+            workers,
             particles: ParticleSystems::default(),
             parallel_step: false,
             light_steps_on_caller: true,
@@ -166,25 +168,13 @@ impl World {
         self.parallel_step =
             self.def.worker_count > 1 && !(self.light_steps_on_caller && self.is_light_step());
         if !self.parallel_step {
-            // One worker, or a light step (`light_step.rs`): every phase runs serially on the
-            // caller, with no hand-off to the pool.
+            // One worker, or a light step (`light_step.rs`): every phase runs serially.
             return self.run_step(dt, substeps);
         }
-        self.run_step_in_pool(dt, substeps)
-    }
-
-    /// Runs the step on the world's pool and adds the hand-off to the profile: the caller waits
-    /// while a pool thread wakes, runs the step and wakes the caller again, and those two
-    /// wake-ups are part of what the call costs (`StepProfile::handoff`).
-    fn run_step_in_pool(&mut self, dt: f32, substeps: u32) -> Result<(), PrismError> {
-        zone!("handoff");
-        let call = Instant::now();
-        let pool = Arc::clone(&self.thread_pool);
-        let (stepped, inside) = pool.install(|| timed(|| self.run_step(dt, substeps)));
-        let handoff = (elapsed_ms(call) - inside).max(0.0);
-        self.profile.handoff = handoff;
-        self.profile.total += handoff;
-        stepped
+        // The step runs here, on the caller, as worker 0; its parallel passes share their
+        // pieces with the helper threads (the `workers` crate).
+        let workers = Arc::clone(&self.workers);
+        workers.install(|| self.run_step(dt, substeps))
     }
 
     /// A step with `dt == 0`: clears the last step's events and timings, changes nothing else.
@@ -199,9 +189,10 @@ impl World {
         self.profile = StepProfile::default();
     }
 
-    /// The phases of a step, in order. With `parallel_step` it runs inside the world's thread
-    /// pool, so every parallel phase — here and in the solver — uses exactly the world's
-    /// `worker_count` threads; without, every phase runs serially on the caller.
+    /// The phases of a step, in order, on the calling thread. With `parallel_step` it runs
+    /// inside the world's workers, so every parallel phase — here and in the solver — shares
+    /// its pieces with exactly the world's `worker_count − 1` helpers; without, every phase
+    /// runs serially.
     fn run_step(&mut self, dt: f32, substeps: u32) -> Result<(), PrismError> {
         zone!("step");
         let start = Instant::now();
@@ -239,7 +230,6 @@ impl World {
             particles,
             particle_figures,
             release_spare,
-            handoff: 0.0,
             total: elapsed_ms(start),
         };
         self.end_profiler_frame();
@@ -312,12 +302,9 @@ impl World {
     }
 }
 
-/// The world's pool of `worker_count` threads.
-pub(crate) fn build_thread_pool(worker_count: u32) -> Result<Arc<rayon::ThreadPool>, PrismError> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(worker_count as usize)
-        .thread_name(|index| format!("prism-worker-{index}"))
-        .build()
+/// The world's `worker_count` workers: the caller and `worker_count − 1` helper threads.
+pub(crate) fn start_workers(worker_count: u32) -> Result<Arc<Workers>, PrismError> {
+    Workers::new(worker_count as usize)
         .map(Arc::new)
         .map_err(|error| PrismError::ThreadPool {
             message: error.to_string(),

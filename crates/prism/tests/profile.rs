@@ -1,6 +1,6 @@
 //! The step profile accounts for the whole step: its top-level phases add up to its `total`,
-//! with one worker (where the step runs on the caller) and with a pool (where handing the step
-//! to a pool thread and back is a part of its own, `handoff`).
+//! with one worker and with two (where the step still runs on the caller, and the helper's
+//! share of each parallel pass falls inside the pass's phase).
 //!
 //! The scene is the smash of the benchmarks, scaled down: a heavy box thrown into a block of
 //! small squares, so contacts begin and end in bulk and the stores that grew give back their
@@ -16,7 +16,7 @@ const STEPS: usize = 90;
 
 /// The top-level phases: every field but the breakdowns (`solver` of `solve`, `continuous` of
 /// `finalize`, `particle_figures` of `particles`) and `total`.
-fn phases(profile: &StepProfile) -> [f32; 12] {
+fn phases(profile: &StepProfile) -> [f32; 11] {
     [
         profile.pairs,
         profile.collide,
@@ -29,11 +29,10 @@ fn phases(profile: &StepProfile) -> [f32; 12] {
         profile.events,
         profile.particles,
         profile.release_spare,
-        profile.handoff,
     ]
 }
 
-/// The profiles of `STEPS` steps of the smash with `workers` workers, every step on the pool
+/// The profiles of `STEPS` steps of the smash with `workers` workers, every step parallel
 /// (the smash's first steps, before the projectile arrives, would be light steps run on the
 /// caller: `World::set_light_steps_on_caller`).
 fn smash_profiles(workers: u32) -> Vec<StepProfile> {
@@ -78,19 +77,11 @@ fn assert_phases_add_up(profiles: &[StepProfile]) {
 }
 
 #[test]
-fn with_one_worker_the_phases_add_up_to_the_total_and_nothing_is_handed_off() {
-    let profiles = smash_profiles(1);
-    assert!(profiles.iter().all(|p| p.handoff == 0.0));
-    assert_phases_add_up(&profiles);
+fn with_one_worker_the_phases_add_up_to_the_total() {
+    assert_phases_add_up(&smash_profiles(1));
 }
 
-/// With two workers the step runs on a pool thread: the caller's wait for that thread to wake
-/// and for its own wake-up afterwards takes time on every step, and it is counted.
 #[test]
-fn with_a_pool_the_handoff_is_counted_and_the_phases_add_up_to_the_total() {
-    let profiles = smash_profiles(2);
-    for (step, profile) in profiles.iter().enumerate() {
-        assert!(profile.handoff > 0.0, "step {step}: {profile:?}");
-    }
-    assert_phases_add_up(&profiles);
+fn with_two_workers_the_phases_add_up_to_the_total() {
+    assert_phases_add_up(&smash_profiles(2));
 }

@@ -189,12 +189,10 @@ impl StagedExecutor {
             aborted: AtomicBool::new(false),
             run_block,
         };
-        rayon::in_place_scope(|scope| {
-            for worker in 1..rendezvous.workers {
-                let rendezvous = &rendezvous;
-                scope.spawn(move |_| rendezvous.work(worker));
-            }
-            rendezvous.orchestrate(observer);
+        // Task `t` is worker `t + 1`; the caller orchestrates as worker 0.
+        let work = |task: usize| rendezvous.work(task as u32 + 1);
+        workers::run_with(workers as usize - 1, &work, || {
+            rendezvous.orchestrate(observer)
         });
     }
 }
@@ -427,10 +425,7 @@ mod tests {
     #[test]
     fn every_block_runs_once_in_stage_order_for_1_to_4_workers() {
         let counts = block_counts();
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(4)
-            .build()
-            .unwrap();
+        let pool = workers::Workers::new(4).unwrap();
         let mut executor = StagedExecutor::default();
         for workers in 1..=4 {
             for _ in 0..3 {
@@ -526,10 +521,7 @@ mod tests {
         // thread simply find the step finished when they start.
         let counts = block_counts();
         let recorder = Recorder::new(&counts);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
+        let pool = workers::Workers::new(2).unwrap();
         pool.install(|| {
             StagedExecutor::default().run(
                 6,

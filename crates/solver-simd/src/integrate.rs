@@ -42,7 +42,6 @@
 
 use crate::profile::zone;
 use core_soa::{BodySim, BodyState, Rot, Vec2, body_flags};
-use rayon::prelude::*;
 
 /// Bodies per parallel task in [`finalize_bodies_on`]: a body costs a few nanoseconds there,
 /// so a task holds a thousand to outweigh the scheduling. (The begin pass is a solver stage,
@@ -222,16 +221,15 @@ pub fn finalize_bodies_on(
     if workers <= 1 || states.len() <= BODY_CHUNK {
         return finalize_bodies(states, sims, 0, non_finite);
     }
-    let chunks = states.par_chunks_mut(BODY_CHUNK);
-    let found: Vec<Vec<u32>> = chunks
-        .zip(sims.par_chunks_mut(BODY_CHUNK))
-        .enumerate()
-        .map(|(chunk, (states, sims))| {
-            let mut found = Vec::new();
-            finalize_bodies(states, sims, (chunk * BODY_CHUNK) as u32, &mut found);
-            found
-        })
+    let mut chunks: Vec<_> = states
+        .chunks_mut(BODY_CHUNK)
+        .zip(sims.chunks_mut(BODY_CHUNK))
         .collect();
+    let found = workers::map_mut(&mut chunks, |chunk, (states, sims)| {
+        let mut found = Vec::new();
+        finalize_bodies(states, sims, (chunk * BODY_CHUNK) as u32, &mut found);
+        found
+    });
     non_finite.extend(found.into_iter().flatten());
 }
 
@@ -453,10 +451,7 @@ mod tests {
             let (mut states, mut sims) = bodies();
             let mut non_finite = Vec::new();
             let mut terms = vec![VelocityTerms::default(); count];
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(2)
-                .build()
-                .unwrap();
+            let pool = workers::Workers::new(2).unwrap();
             pool.install(|| {
                 let out = Some((&mut terms[..], &step(0.01)));
                 begin_step(&mut states, &mut sims, out);

@@ -30,7 +30,7 @@ struct PrismEngine {
 
 /// The phases and solver stages of a `StepProfile`, in step order. The labels are the names of
 /// the Tracy zones of a `profile` build (no two alike), so a capture reads like this table.
-fn phases(profile: &StepProfile) -> [(&'static str, f32); 23] {
+fn phases(profile: &StepProfile) -> [(&'static str, f32); 22] {
     let solver = &profile.solver;
     [
         ("pairs", profile.pairs),
@@ -54,7 +54,6 @@ fn phases(profile: &StepProfile) -> [(&'static str, f32); 23] {
         ("events", profile.events),
         ("particles", profile.particles),
         ("release_spare", profile.release_spare),
-        ("handoff", profile.handoff),
         ("total", profile.total),
     ]
 }

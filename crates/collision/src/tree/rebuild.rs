@@ -535,7 +535,7 @@ fn build_parallel(
         .split_first_mut()
         .expect("a range of two or more items");
     let (left_slots, right_slots) = (&slots[..position], &slots[position + 1..]);
-    let (first, second) = rayon::join(
+    let (first, second) = workers::join(
         || {
             build_parallel(
                 left_items,

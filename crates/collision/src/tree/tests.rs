@@ -822,12 +822,9 @@ fn validate_detects_broken_enlarged_flags() {
     }
 }
 
-/// Runs `f` on a rayon pool of `workers` threads.
-fn on_workers<T: Send>(workers: usize, f: impl FnOnce() -> T + Send) -> T {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(workers)
-        .build()
-        .unwrap();
+/// Runs `f` on `workers` workers (the caller and `workers − 1` helpers).
+fn on_workers<T>(workers: usize, f: impl FnOnce() -> T) -> T {
+    let pool = workers::Workers::new(workers).unwrap();
     pool.install(f)
 }
 

@@ -18,7 +18,8 @@ pub fn world_with(kind: SolverKind) -> World {
     .expect("default world")
 }
 
-/// A world built from `def` whose every step runs on its worker pool, light steps included
+/// A world built from `def` whose every step shares its passes with the helpers, light steps
+/// included
 /// (`World::set_light_steps_on_caller(false)`), so that tests comparing worker counts exercise
 /// the parallel passes even on small worlds.
 pub fn pooled_world(def: WorldDef) -> World {

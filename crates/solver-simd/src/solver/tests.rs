@@ -897,10 +897,7 @@ fn run_grid_with(
 fn colored_steps_are_bitwise_identical_for_1_to_4_workers() {
     // A wall of 24 × 12 boxes, set moving, coloured freely and with only three colours (so
     // that some contacts overflow), 60 steps of each solver kind.
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(4)
-        .build()
-        .unwrap();
+    let pool = workers::Workers::new(4).unwrap();
     for max_colors in [24, 3] {
         let mut start = crate::synthetic::BoxGrid::new(24, 12, 0.0);
         start.color(max_colors);
@@ -996,10 +993,7 @@ fn the_unchecked_entry_solves_as_the_checked_one() {
     let params = SolverParams::default();
     let mut solver = ContactSolver::new();
     solver.set_worker_count(2);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .unwrap();
+    let pool = workers::Workers::new(2).unwrap();
     let mut profile = SolverProfile::default();
     for _ in 0..30 {
         for (grid, check) in [(&mut checked, true), (&mut unchecked, false)] {
