@@ -439,8 +439,8 @@ typedef struct PrismWorldDef {
   bool enable_contact_recycling;
   // Solves every contact one at a time on the scalar path (for debugging; slower).
   bool force_overflow;
-  // Threads the step uses, ≥ 1. The world owns a pool of that many threads. Results are
-  // bitwise identical for any worker count.
+  // Threads the step uses, ≥ 1: the calling thread and `worker_count − 1` helper threads
+  // the world starts. Results are bitwise identical for any worker count.
   uint32_t worker_count;
   // Whether resting islands fall asleep.
   bool enable_sleep;
@@ -1538,9 +1538,10 @@ enum PrismStatus prism_world_overlap_aabb(const struct PrismWorld *world,
 enum PrismStatus prism_world_set_gravity(struct PrismWorld *world, struct PrismVec2 gravity);
 
 // Whether a light step (a world almost all asleep: few awake bodies, constraints, moved
-// proxies and sensors, no particle system) runs on the calling thread rather than on the
-// world's pool; on by default. Off, every step of a world with several workers runs on the
-// pool. The results are the same either way; only the cost of handing the step over differs.
+// proxies and sensors, no particle system) runs serially on the calling thread rather than
+// sharing its passes with the world's helper threads; on by default. Off, every step of a
+// world with several workers shares them. The results are the same either way; only the cost
+// of offering the work differs.
 //
 // # Safety
 //

@@ -55,8 +55,8 @@ pub struct PrismWorldDef {
     pub enable_contact_recycling: bool,
     /// Solves every contact one at a time on the scalar path (for debugging; slower).
     pub force_overflow: bool,
-    /// Threads the step uses, ≥ 1. The world owns a pool of that many threads. Results are
-    /// bitwise identical for any worker count.
+    /// Threads the step uses, ≥ 1: the calling thread and `worker_count − 1` helper threads
+    /// the world starts. Results are bitwise identical for any worker count.
     pub worker_count: u32,
     /// Whether resting islands fall asleep.
     pub enable_sleep: bool,
@@ -325,9 +325,10 @@ pub unsafe extern "C" fn prism_world_enable_sleep(
 }
 
 /// Whether a light step (a world almost all asleep: few awake bodies, constraints, moved
-/// proxies and sensors, no particle system) runs on the calling thread rather than on the
-/// world's pool; on by default. Off, every step of a world with several workers runs on the
-/// pool. The results are the same either way; only the cost of handing the step over differs.
+/// proxies and sensors, no particle system) runs serially on the calling thread rather than
+/// sharing its passes with the world's helper threads; on by default. Off, every step of a
+/// world with several workers shares them. The results are the same either way; only the cost
+/// of offering the work differs.
 ///
 /// # Safety
 ///

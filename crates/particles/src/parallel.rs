@@ -1,21 +1,23 @@
 //! Fixed-chunk parallel loops and ordered reductions: the determinism contract.
 //!
 //! Every parallel pass of the particle step splits its items into chunks of [`CHUNK`] items,
-//! a size that does not depend on how many threads the pool has. A loop whose chunks write
+//! a size that does not depend on how many workers the caller has (the `workers` crate: the
+//! caller and its helper threads). A loop whose chunks write
 //! disjoint outputs is then trivially identical for any thread count. A reduction (the dot
 //! products of conjugate gradient) first reduces each chunk on its own, left to right, and
 //! then adds the chunk partials left to right on one thread: the additions happen in the same
 //! order whether the chunks ran on one thread or four, so the sum is bitwise the same. Small
-//! inputs (one chunk) run inline without touching the pool, through the same arithmetic.
+//! inputs (one chunk) run inline without offering work to the helpers, through the same
+//! arithmetic.
 
 use std::ops::Range;
 
-/// Items per parallel work unit. Large enough that a chunk costs far more than a rayon task,
+/// Items per parallel work unit. Large enough that a chunk costs far more than claiming it,
 /// small enough that a 16k-particle cloth gives 32 units to share between workers.
 pub(crate) const CHUNK: usize = 512;
 
 /// Below this many items a pass runs inline on the calling thread: a few thousand items cost
-/// less than handing them to the pool. The arithmetic is the same chunk by chunk either way.
+/// less than offering them to the helpers. The arithmetic is the same chunk by chunk either way.
 pub(crate) const PARALLEL_MIN: usize = 8 * CHUNK;
 
 /// Runs `body(first_index, chunk)` over `data` in chunks of [`CHUNK`].

@@ -190,8 +190,9 @@ pub struct SolverComparison {
 
 /// Runs `def`'s scene for `steps` steps of `dt` with the global solve, then with PGS given the
 /// number of sweeps that costs the same constraint-solve time per step: estimated from two
-/// calibration runs at 4 and 16 sweeps, then corrected once from the run at the estimate. `def.system.solver` is ignored. Times are
-/// wall clock, so call it inside the thread pool that should run it.
+/// calibration runs at 4 and 16 sweeps, then corrected once from the run at the estimate.
+/// `def.system.solver` is ignored. Times are wall clock, so call it inside the workers that
+/// should run it (`workers::Workers::install`).
 pub fn compare_solvers(
     def: &ClothSceneDef,
     steps: u32,

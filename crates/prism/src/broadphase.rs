@@ -55,8 +55,8 @@
 //! removes any order), so the choice is only about speed (one thread, interleaved runs: the
 //! pair phase of spinner 3.95 → 2.20 ms/step, smash 2.73 → 1.58, tumbler 0.94 → 0.45).
 //!
-//! The queries only read the trees, so with a thread pool the move buffer is cut into fixed chunks
-//! of [`QUERY_CHUNK`] proxies queried in parallel, each chunk into its own list; the lists are
+//! The queries only read the trees, so with several workers the move buffer is cut into fixed
+//! chunks of [`QUERY_CHUNK`] proxies queried in parallel, each chunk into its own list; the lists are
 //! concatenated in chunk order; the walk is cut into [`WALK_TASKS`] pieces run the same way, beside
 //! the queries (one `join`). With one worker the whole buffer is one chunk and the walk one piece,
 //! on the caller's thread, with no task machinery at all. Sorting then makes contact creation order
@@ -160,7 +160,7 @@ const WALK_SAMPLE: usize = 64;
 /// it for a handful of proxies).
 const WALK_MIN_PROXIES: usize = 64;
 
-/// Pieces the walk is cut into for the pool. The breadth-first cut leaves pieces of very
+/// Pieces the walk is cut into for the workers. The breadth-first cut leaves pieces of very
 /// different sizes, so there must be many more than workers: cut into 64, one piece of
 /// spinner's walk held most of the work and the second worker sat idle (two threads, pair
 /// phase 1.45 ms/step against 1.14 with 512 pieces).
@@ -348,7 +348,7 @@ impl BroadPhase {
 
     /// The new pairs `(lower shape index, higher shape index)` the moved proxies overlap, sorted,
     /// without duplicates, filtered (see the module notes). Empties the move buffer. With
-    /// `parallel`, the moved proxies are queried across the current rayon pool; the sort makes
+    /// `parallel`, the moved proxies are queried across the caller's workers; the sort makes
     /// the result independent of how the work was split.
     pub(crate) fn find_new_pairs(
         &mut self,
@@ -468,7 +468,7 @@ impl BroadPhase {
 
     /// The new pairs of two proxies of the moving tree, at least one of them moved, found by
     /// walking the tree against itself (`collision::tree`'s `self_overlap`), in pieces across
-    /// the pool when `parallel`. Each overlapping pair is met once and kept by the same tests
+    /// the workers when `parallel`. Each overlapping pair is met once and kept by the same tests
     /// as a query's hit, with the moved one as the query.
     fn moving_tree_pairs(&self, context: PairContext<'_>, parallel: bool) -> Vec<(u32, u32)> {
         let tree = &self.moving_tree;

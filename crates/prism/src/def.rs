@@ -63,9 +63,9 @@ pub struct WorldDef {
     /// by the scalar path, instead of colouring them for the wide parallel path. For debugging
     /// and for comparing the two paths; slower.
     pub force_overflow: bool,
-    /// Threads the step uses (≥ 1). The world owns a rayon pool of that size and runs every step
-    /// inside it; with more than one, the parallel phases split their work across it. Results
-    /// are bitwise identical for any worker count.
+    /// Threads the step uses (≥ 1): the calling thread and `worker_count − 1` helper threads
+    /// the world starts and keeps; with more than one, the parallel phases split their work
+    /// across them. Results are bitwise identical for any worker count.
     pub worker_count: u32,
     /// Whether resting islands fall asleep (see [`crate::World::set_sleep_enabled`]).
     pub enable_sleep: bool,

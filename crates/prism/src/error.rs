@@ -92,7 +92,7 @@ pub enum PrismError {
     },
     /// The operating system refused the worker threads asked for by `WorldDef::worker_count`.
     ThreadPool {
-        /// The operating system's reason, as rayon reported it.
+        /// The operating system's reason, as it reported it.
         message: String,
     },
     /// A joint that cannot be made or set as asked: `field` names the setting or body,

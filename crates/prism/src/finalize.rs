@@ -40,7 +40,7 @@
 //! and may move the bullet) leaves them to the sleep phase.
 //!
 //! With several workers and many escapes ([`SPLIT_MIN_ESCAPES`]) the serial part runs as
-//! three tasks on the pool, each writing its own part of the world: the moving tree (the
+//! three tasks shared with the helpers, each writing its own part of the world: the moving tree (the
 //! escaped leaves get their fat boxes, then the refit), the shape records (each gets a copy of
 //! its leaf's new box, computed by the same function, so bit for bit the same) with the
 //! buffering of the moves (a push per escape, in escape order, into the broadphase's move
@@ -90,7 +90,7 @@ use std::time::Instant;
 /// hundred bodies to outweigh the scheduling.
 pub(crate) const BOX_CHUNK: usize = 256;
 
-/// The fewest escapes for which the serial part is split across the pool
+/// The fewest escapes for which the serial part is split across the workers
 /// ([`World::apply_in_parts`]). Below it the split has little to share, and it was measured
 /// to cost more than it saves: a resting pile of 22,000 bodies at 2 threads (a few escapes a
 /// step, and 22,000 move events folded on the other worker) took 6.7 ms a step with it
@@ -243,7 +243,7 @@ impl World {
     /// The serial part of the pass (see the module notes), and with `settle` the islands'
     /// rests settled beside it (`sleep.rs`). With `parallel` and at least
     /// [`SPLIT_MIN_ESCAPES`] escapes it is cut in three parts that write disjoint parts of the
-    /// world and run on the pool ([`World::apply_in_parts`]); the result is the same either way.
+    /// world and run on the workers ([`World::apply_in_parts`]); the result is the same either way.
     /// The reports are left empty, with their lists' room.
     fn apply_reports(
         &mut self,

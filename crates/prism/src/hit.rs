@@ -22,7 +22,7 @@
 //! and A is not (a static body has not moved, so a fast body striking the world gets the
 //! exact point), else body A's.
 //!
-//! The scan runs over the colours' contacts in fixed chunks across the world's pool, each chunk
+//! The scan runs over the colours' contacts in fixed chunks across the world's workers, each chunk
 //! listing its hits; the lists are sorted by contact id, so the events are in contact order
 //! for any worker count. A world in which no shape ever enabled hit events skips the scan.
 

@@ -237,8 +237,7 @@
 //! body should be much heavier than the particles leaning on one point of it. The phase is
 //! timed in [`StepProfile::particles`] with the systems' own figures (CG iterations and
 //! residual, PGS sweeps, contacts, the largest constraint error) in
-//! [`StepProfile::particle_figures`], and runs on a rayon pool of the world's worker count (started with the
-//! first particle system) in fixed chunks, bitwise
+//! [`StepProfile::particle_figures`], and runs on the world's workers in fixed chunks, bitwise
 //! equal for any worker count. A world without particle systems steps exactly as before.
 //!
 //! ## Further reading

@@ -1,28 +1,29 @@
-//! Light steps run on the caller.
+//! Light steps run serially.
 //!
-//! With several workers a step runs inside the world's pool: the caller hands the step to a
-//! pool thread and sleeps until it is done. The two wake-ups cost tens of microseconds
-//! (`StepProfile::handoff`), which a step of thousands of awake bodies repays many times over.
-//! A world whose bodies are almost all asleep — a settled level, a scene between waves — has
-//! steps of a few microseconds, every parallel pass would be one or two chunks, and the
-//! hand-off would cost several times the step itself.
+//! With several workers each parallel pass of a step offers its chunks to the helper threads
+//! (the `workers` crate): a few list operations per pass, and the wake-up of a helper that
+//! has fallen asleep since the last step — a system call that costs the caller several
+//! microseconds on a virtual machine — which a step of thousands of awake bodies repays many
+//! times over. A world whose bodies are almost all asleep — a settled level, a scene between
+//! waves — has steps of a few microseconds, every parallel pass would be one or two chunks,
+//! and offering them would cost more than the step itself.
 //!
-//! So a step whose work is small by every measure the passes chunk by runs on the caller as
-//! with one worker:
+//! So a step whose work is small by every measure the passes chunk by runs serially, as with
+//! one worker:
 //!
 //! ```text
 //!   awake bodies          ≤ 128   (finalize and move events chunk by 256)
 //!   awake constraints     ≤ 256   (contacts and joints; the narrowphase chunks by 64)
 //!   moved proxies         ≤ 64    (the pair queries chunk by 32, each a tree search)
 //!   sensors               ≤ 16    (one sensor chunk)
-//!   particle systems      none    (they run on the pool by themselves)
+//!   particle systems      none    (their passes are large by themselves)
 //! ```
 //!
 //! Every pass gives the same bits with one worker as with many (the determinism contract), so
-//! where a step runs never changes the result: only what it costs.
+//! how a step runs never changes the result: only what it costs.
 //! [`World::set_light_steps_on_caller`] turns this off, so that every step of a world with
-//! several workers runs on its pool: the tests use it to run the parallel passes on small
-//! worlds, and a user can use it to measure the pool.
+//! several workers shares its passes: the tests use it to run the parallel passes on small
+//! worlds, and a user can use it to measure the helpers.
 
 use crate::solver_set::AWAKE_SET;
 use crate::world::World;
@@ -38,9 +39,9 @@ const LIGHT_MOVED_PROXIES: usize = 64;
 const LIGHT_SENSORS: usize = 16;
 
 impl World {
-    /// Whether a light step (see the module notes) runs on the caller rather than on the
-    /// world's pool: on by default. Off, every step of a world with several workers runs on
-    /// the pool, however small. The results are the same bits either way. A world rebuilt
+    /// Whether a light step (see the module notes) runs serially on the caller rather than
+    /// sharing its passes with the world's helper threads: on by default. Off, every step of a
+    /// world with several workers shares them, however small. The results are the same bits either way. A world rebuilt
     /// from a snapshot starts with the default.
     pub fn set_light_steps_on_caller(&mut self, on: bool) {
         self.light_steps_on_caller = on;

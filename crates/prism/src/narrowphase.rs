@@ -2,7 +2,7 @@
 //!
 //! **Collide** runs over the awake contacts where they are stored — each graph colour's sims
 //! and the awake set's non-touching ones — cut into fixed chunks of [`COLLIDE_CHUNK`] that the
-//! world's pool collides in parallel. For each contact it reads only the two shapes and the two
+//! world's workers collide in parallel. For each contact it reads only the two shapes and the two
 //! body sims its sim names, and writes only that sim:
 //!
 //! 1. if the two fat boxes no longer overlap, mark the contact `Disjoint` and stop (a contact
@@ -31,8 +31,9 @@
 //! ones), then the second, and so on. The solver's executor gives worker `w` the `w`-th
 //! segment of every colour (`solver_simd`'s `executor.rs`), and a colour in the graph's
 //! order — every colour of a pile built in body order, as the pyramids are — is bundled in
-//! that order. The pool splits a parallel loop in halves and the calling thread, the solver's
-//! worker 0, takes the first, so with two workers a contact is mostly collided on the core
+//! that order. A parallel loop's calling thread, the solver's worker 0, claims its chunks from
+//! the front and the helpers from the back (the `workers` crate), so with two workers a
+//! contact is mostly collided on the core
 //! that then prepares it and reads its bodies, and the record and the two sims stay in that
 //! core's cache instead of crossing between the cores twice a step. (In a tumbling pile the
 //! solver orders the colours by body, `contact_order.rs`, and this cut by position does not

@@ -30,9 +30,9 @@
 //! The systems are taken out of the World for the phase, so the collider can borrow the World
 //! while the systems change. A system whose state stops being finite is put back at the start
 //! of its step by the particles crate and listed by [`World::diverged_particle_systems`]; the
-//! step still succeeds, as for diverged bodies. The phase runs inside the world's pool (also
-//! for one worker, whose pool has one thread), so the particles crate's fixed-chunk parallel
-//! passes use exactly the world's workers and give the same bits for any count.
+//! step still succeeds, as for diverged bodies. The phase runs inside the world's workers (a
+//! world with particle systems never takes a light step), so the particles crate's fixed-chunk
+//! parallel passes use exactly the world's workers and give the same bits for any count.
 
 use crate::error::{IdKind, PrismError};
 use crate::particle_collider::{BodyReaction, WorldCollider, body_handle};

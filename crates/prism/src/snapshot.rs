@@ -17,7 +17,7 @@
 //! snapshot is a dump of the internal structures as they are, field by field, and a restore is
 //! their decoding: no structure is rebuilt, so nothing can come out in a different order.
 //!
-//! What is *not* state: the thread pool (a restored world runs on any worker count, and
+//! What is *not* state: the worker threads (a restored world runs on any worker count, and
 //! determinism holds for any count), the hooks (closures cannot be saved: after
 //! [`World::from_snapshot`] set the custom filter and the pre-solve hook again; [`World::restore`]
 //! keeps the world's own), the profile of the last step, and scratch that every step rebuilds
@@ -179,7 +179,7 @@ impl World {
     }
 
     /// Replaces this world's whole state with a snapshot's: bodies, shapes, contacts, joints,
-    /// islands, events and settings. The world keeps its thread pool (so its worker count —
+    /// islands, events and settings. The world keeps its worker threads (so its worker count —
     /// results do not depend on it), where its light steps run
     /// ([`World::set_light_steps_on_caller`]) and its hooks. On error nothing changes.
     ///
@@ -200,7 +200,7 @@ impl World {
     }
 
     /// The payload: every structure in a fixed order (the world's definition first, so a
-    /// restore can start the thread pool before reading the rest).
+    /// restore can start the worker threads before reading the rest).
     fn encode_world(&self, w: &mut Writer) {
         self.def.put(w);
         self.bodies.put(w);

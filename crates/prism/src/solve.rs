@@ -20,8 +20,8 @@
 //! phase starts (`narrowphase.rs`); what is left of their destruction writes only the
 //! contacts' cold records, the awake set's store of non-touching contacts, the bodies'
 //! contact lists and the pair set (`contact::PartedContacts`), none of which the solver reads.
-//! So the two run under one `rayon::join`, each on its own borrowed part of the world: the
-//! destruction is offered to the pool, a second worker takes it up while the caller starts
+//! So the two run under one `workers::join`, each on its own borrowed part of the world: the
+//! destruction is offered to the helpers, a second worker takes it up while the caller starts
 //! the solver's stages, and joins the solver when it is done (the executor lets a late worker
 //! skip to the current stage). Neither part depends on which thread runs it or when, so the
 //! world after the phase is the same as with one worker, where the contact-state pass

@@ -628,7 +628,7 @@ fn joints_work_with_sequential_impulses() {
 }
 
 /// A 40 × 40 grid of hinged circles (3,120 joints, colours of several hundred joints, so the
-/// solver list is built and solved across the pool) hanging from its top row: the same bits
+/// solver list is built and solved across the workers) hanging from its top row: the same bits
 /// with one and with two workers.
 #[test]
 fn joint_grid_is_deterministic_across_worker_counts() {

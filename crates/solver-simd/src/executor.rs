@@ -3,10 +3,10 @@
 //! A solver step is a few hundred stages (per substep: integrate, then warm start, solve and
 //! relax for every colour, …), each a list of independent blocks, and each stage may start
 //! only when the previous one has finished. Forking and joining a parallel loop per stage
-//! would pay a thread wake-up at every one of those boundaries. Instead the step runs inside
-//! one rayon scope (`rayon::in_place_scope`, so the scope body stays on the caller): the
-//! calling thread orchestrates and works, `workers − 1` spawned tasks only work, and they
-//! meet at stage boundaries through three atomics:
+//! would pay a thread wake-up at every one of those boundaries. Instead the step is one job of
+//! the `workers` crate (`workers::run_with`): the calling thread orchestrates and works,
+//! `workers − 1` tasks offered to the helper threads only work, and they meet at stage
+//! boundaries through three atomics:
 //!
 //! ```text
 //!   orchestrator                           worker (× workers − 1)
@@ -74,12 +74,14 @@
 //! computes or which blocks exist: the block partition is the caller's (the solver derives it
 //! from the scene's counts alone), and blocks of one stage must be independent. Results are
 //! therefore the same for any number of workers. With one worker everything runs inline on
-//! the caller, without rayon or atomics.
+//! the caller, without tasks or atomics. A task no helper takes up (the helpers busy with
+//! another job, or none there) is run by the caller after the last stage, and finds the step
+//! finished.
 //!
 //! **Panics.** A panicking block must not leave the others waiting forever: a worker that
 //! unwinds raises an abort flag the orchestrator checks while it waits, and the orchestrator
-//! publishes `FINISHED` even when it unwinds itself. The scope then re-raises the panic on the
-//! caller.
+//! publishes `FINISHED` even when it unwinds itself. `run_with` then re-raises the panic on
+//! the caller.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
@@ -425,13 +427,13 @@ mod tests {
     #[test]
     fn every_block_runs_once_in_stage_order_for_1_to_4_workers() {
         let counts = block_counts();
-        let pool = workers::Workers::new(4).unwrap();
+        let threads = workers::Workers::new(4).unwrap();
         let mut executor = StagedExecutor::default();
         for workers in 1..=4 {
             for _ in 0..3 {
                 let recorder = Recorder::new(&counts);
                 let mut log = Log(Vec::new());
-                pool.install(|| {
+                threads.install(|| {
                     executor.run(
                         workers,
                         counts.iter().copied(),
@@ -516,13 +518,13 @@ mod tests {
     }
 
     #[test]
-    fn more_workers_than_pool_threads_still_finish() {
-        // The global pool may have fewer threads than workers: spawned workers that never get a
-        // thread simply find the step finished when they start.
+    fn more_workers_than_threads_still_finish() {
+        // The caller's workers may be fewer than the executor's: tasks that no helper takes up
+        // are run by the caller after the last stage and find the step finished.
         let counts = block_counts();
         let recorder = Recorder::new(&counts);
-        let pool = workers::Workers::new(2).unwrap();
-        pool.install(|| {
+        let workers = workers::Workers::new(2).unwrap();
+        workers.install(|| {
             StagedExecutor::default().run(
                 6,
                 counts.iter().copied(),

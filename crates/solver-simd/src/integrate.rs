@@ -210,7 +210,8 @@ fn pose_is_finite(sim: &BodySim) -> bool {
         && sim.transform.q.s.is_finite()
 }
 
-/// [`finalize_bodies`] split over the current rayon pool in fixed chunks when `workers > 1`;
+/// [`finalize_bodies`] split over the caller's workers (the `workers` crate) in fixed chunks
+/// when `workers > 1`;
 /// the chunks' non-finite indices are appended in body order, as one pass would push them.
 pub fn finalize_bodies_on(
     workers: usize,
@@ -427,7 +428,7 @@ mod tests {
         assert_eq!(sims[1].center, Vec2::new(3.0e38, 0.0));
     }
 
-    /// The chunked final pass on a pool of two gives the serial pass's poses and reports, with
+    /// The chunked final pass on two workers gives the serial pass's poses and reports, with
     /// non-finite bodies in several chunks reported by their index in the whole slice.
     #[test]
     fn chunked_passes_match_the_serial_ones() {
@@ -451,8 +452,8 @@ mod tests {
             let (mut states, mut sims) = bodies();
             let mut non_finite = Vec::new();
             let mut terms = vec![VelocityTerms::default(); count];
-            let pool = workers::Workers::new(2).unwrap();
-            pool.install(|| {
+            let threads = workers::Workers::new(2).unwrap();
+            threads.install(|| {
                 let out = Some((&mut terms[..], &step(0.01)));
                 begin_step(&mut states, &mut sims, out);
                 for &k in &bad {

@@ -23,7 +23,8 @@
 //! - **the stages** (`stages.rs`): the step as data — the solver kind's list of [`Stage`]s,
 //!   expanded per step into entries per graph colour and for the overflow set, each cut into
 //!   blocks by the scene's counts alone (`step.rs` runs one block);
-//! - **the staged executor** (`executor.rs`): persistent workers in one rayon scope per step
+//! - **the staged executor** (`executor.rs`): the caller and `workers − 1` tasks offered to
+//!   the `workers` crate's helper threads stay with the step from its first stage to its last,
 //!   claim the blocks of each entry through per-segment cursors and meet at entry boundaries,
 //!   all shared mutable access going through one type (`core_soa::SharedSlice`) whose
 //!   soundness rests on the colour invariant (`constraints.rs` checks it);

@@ -26,7 +26,7 @@
 //! impulse changes.
 //!
 //! **Threads.** [`ContactSolver::set_worker_count`] chooses how many threads share a step (the
-//! caller's plus rayon tasks; default 1). Results are bitwise identical for any count: blocks
+//! caller and tasks offered to the helpers of the caller's `workers::Workers`; default 1). Results are bitwise identical for any count: blocks
 //! are cut from the scene's counts alone, the blocks of a colour are independent, and the
 //! overflow set is solved serially.
 
@@ -123,8 +123,9 @@ impl ContactSolver {
         ContactSolver::default()
     }
 
-    /// Sets how many threads share a step: the caller plus `workers − 1` rayon tasks in the
-    /// current rayon pool (0 counts as 1). The result does not depend on it.
+    /// Sets how many threads share a step: the caller plus `workers − 1` tasks offered to the
+    /// helpers of the caller's `workers::Workers` (0 counts as 1). The result does not depend
+    /// on it.
     pub fn set_worker_count(&mut self, workers: usize) {
         self.workers = workers.max(1);
     }

@@ -1,4 +1,4 @@
-//! Top-down rebuild with a binned surface-area split, serial or over a rayon pool.
+//! Top-down rebuild with a binned surface-area split, serial or over the caller's workers.
 //!
 //! Incremental insertion is good but greedy in time: the tree reflects the order in which
 //! proxies arrived and moved. A rebuild sees all leaves at once and splits the set of leaves
@@ -34,7 +34,7 @@
 //!
 //! **Parallel build.** Because a range's split depends only on the items in that range, and its
 //! nodes are numbered by position, disjoint ranges can be built independently: the parallel
-//! build splits large ranges on the calling worker and hands the two halves to `rayon::join`,
+//! build splits large ranges on the calling worker and hands the two halves to `workers::join`,
 //! each with its own sub-slices of items, slots and output. The result is the same tree, node
 //! for node, as the serial build on any number of workers.
 //!
@@ -242,8 +242,8 @@ impl DynamicTree {
         self.rebuild_all(false);
     }
 
-    /// [`DynamicTree::rebuild`] on the workers of the current rayon pool; gives the same tree,
-    /// node for node.
+    /// [`DynamicTree::rebuild`] on the caller's workers (the `workers` crate); gives the same
+    /// tree, node for node.
     pub fn rebuild_parallel(&mut self) {
         self.rebuild_all(true);
     }
@@ -256,8 +256,8 @@ impl DynamicTree {
         self.rebuild_top(false);
     }
 
-    /// [`DynamicTree::rebuild_enlarged`] on the workers of the current rayon pool (for example
-    /// inside `ThreadPool::install`); gives the same tree, node for node.
+    /// [`DynamicTree::rebuild_enlarged`] on the caller's workers (for example inside
+    /// `workers::Workers::install`); gives the same tree, node for node.
     pub fn rebuild_enlarged_parallel(&mut self) {
         self.rebuild_top(true);
     }
@@ -514,7 +514,7 @@ fn build_serial(
     done[0]
 }
 
-/// As `build_serial`, forking the two halves of large ranges onto the rayon pool. Each half
+/// As `build_serial`, forking the two halves of large ranges onto the caller's workers. Each half
 /// gets the sub-slices its numbering gives it, so the tree does not depend on the schedule.
 fn build_parallel(
     items: &mut [BuildItem],

@@ -824,8 +824,8 @@ fn validate_detects_broken_enlarged_flags() {
 
 /// Runs `f` on `workers` workers (the caller and `workers − 1` helpers).
 fn on_workers<T>(workers: usize, f: impl FnOnce() -> T) -> T {
-    let pool = workers::Workers::new(workers).unwrap();
-    pool.install(f)
+    let threads = workers::Workers::new(workers).unwrap();
+    threads.install(f)
 }
 
 fn assert_identical(a: &DynamicTree, b: &DynamicTree, what: &str) {

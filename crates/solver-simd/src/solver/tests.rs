@@ -897,7 +897,7 @@ fn run_grid_with(
 fn colored_steps_are_bitwise_identical_for_1_to_4_workers() {
     // A wall of 24 × 12 boxes, set moving, coloured freely and with only three colours (so
     // that some contacts overflow), 60 steps of each solver kind.
-    let pool = workers::Workers::new(4).unwrap();
+    let threads = workers::Workers::new(4).unwrap();
     for max_colors in [24, 3] {
         let mut start = crate::synthetic::BoxGrid::new(24, 12, 0.0);
         start.color(max_colors);
@@ -915,7 +915,7 @@ fn colored_steps_are_bitwise_identical_for_1_to_4_workers() {
             let reference = run_grid_with(&mut start.clone(), &params, 1, 60);
             for workers in 2..=4 {
                 let run = || run_grid_with(&mut start.clone(), &params, workers, 60);
-                let result = pool.install(run);
+                let result = threads.install(run);
                 assert!(
                     result == reference,
                     "{kind:?}: {workers} workers, {max_colors} colours"
@@ -993,13 +993,13 @@ fn the_unchecked_entry_solves_as_the_checked_one() {
     let params = SolverParams::default();
     let mut solver = ContactSolver::new();
     solver.set_worker_count(2);
-    let pool = workers::Workers::new(2).unwrap();
+    let threads = workers::Workers::new(2).unwrap();
     let mut profile = SolverProfile::default();
     for _ in 0..30 {
         for (grid, check) in [(&mut checked, true), (&mut unchecked, false)] {
             grid.collide();
             let (bodies, constraints) = grid.step_input();
-            pool.install(|| {
+            threads.install(|| {
                 if check {
                     solver
                         .step(&params, bodies, constraints, &mut profile)
