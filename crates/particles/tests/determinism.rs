@@ -1,12 +1,12 @@
 //! Determinism: the same scene gives bitwise the same particles for 1, 2, 3 and 4 threads.
 //!
-//! Each scene is built and stepped on each number of workers (`workers::Workers::install`), and after every step the
-//! raw bits of every particle's position and velocity (and of the dynamic box) are hashed. The
-//! scenes are large enough (4096 particles, over 8000 constraint rows, tens of thousands of
-//! springs) that every parallel pass — forces, row evaluation, the CG products and dot
-//! products, the implicit spring solve, the PGS colours and contacts, the contact queries —
-//! splits its work across the workers, so a reduction whose order followed the thread count, or a
-//! race between two writers, would show up as a differing hash at the step where it happened.
+//! Each scene is built and stepped on each number of workers (`workers::Workers::install`), and
+//! after every step the raw bits of every particle's position and velocity (and of the dynamic box)
+//! are hashed. The scenes are large enough (4096 particles, over 8000 constraint rows, tens of
+//! thousands of springs) that every parallel pass — forces, row evaluation, the CG products and dot
+//! products, the implicit spring solve, the PGS colours and contacts, the contact queries — splits
+//! its work across the workers, so a reduction whose order followed the thread count, or a race
+//! between two writers, would show up as a differing hash at the step where it happened.
 
 use particles::scenes::{ClothSceneDef, cloth_scene};
 use particles::{CgSettings, ConstraintSolver, Integrator, SystemDef};

@@ -56,13 +56,14 @@
 //! pair phase of spinner 3.95 → 2.20 ms/step, smash 2.73 → 1.58, tumbler 0.94 → 0.45).
 //!
 //! The queries only read the trees, so with several workers the move buffer is cut into fixed
-//! chunks of [`QUERY_CHUNK`] proxies queried in parallel, each chunk into its own list; the lists are
-//! concatenated in chunk order; the walk is cut into [`WALK_TASKS`] pieces run the same way, beside
-//! the queries (one `join`). With one worker the whole buffer is one chunk and the walk one piece,
-//! on the caller's thread, with no task machinery at all. Sorting then makes contact creation order
-//! — and so contact ids, graph colours and solver order — independent of tree layout, hash order
-//! and how the queries were split among threads. The *pair set* (a hash set of 64-bit pair keys)
-//! answers "does this pair already have a contact?"; it is only ever probed, never iterated.
+//! chunks of [`QUERY_CHUNK`] proxies queried in parallel, each chunk into its own list; the lists
+//! are concatenated in chunk order; the walk is cut into [`WALK_TASKS`] pieces run the same way,
+//! beside the queries (one `join`). With one worker the whole buffer is one chunk and the walk one
+//! piece, on the caller's thread, with no task machinery at all. Sorting then makes contact
+//! creation order — and so contact ids, graph colours and solver order — independent of tree
+//! layout, hash order and how the queries were split among threads. The *pair set* (a hash set of
+//! 64-bit pair keys) answers "does this pair already have a contact?"; it is only ever probed,
+//! never iterated.
 
 use crate::body::Body;
 use crate::contact::pair_key;

@@ -39,15 +39,15 @@
 //! disturb its neighbours' timers first) or a fast bullet (whose sweep needs the refitted tree
 //! and may move the bullet) leaves them to the sleep phase.
 //!
-//! With several workers and many escapes ([`SPLIT_MIN_ESCAPES`]) the serial part runs as
-//! three tasks shared with the helpers, each writing its own part of the world: the moving tree (the
-//! escaped leaves get their fat boxes, then the refit), the shape records (each gets a copy of
-//! its leaf's new box, computed by the same function, so bit for bit the same) with the
-//! buffering of the moves (a push per escape, in escape order, into the broadphase's move
-//! records, borrowed apart from its trees) and the folding of the chunks' move events, and the
-//! islands (the rests). In a scene where every body moves each step (a smash: 8,000 escapes)
-//! this serial part was a sixth of the step on two workers while only the rests ran beside
-//! it; on the hinge grid (7,300 escapes) the refit, about 0.2 ms, is now its longest task.
+//! With several workers and many escapes ([`SPLIT_MIN_ESCAPES`]) the serial part runs as three
+//! tasks shared with the helpers, each writing its own part of the world: the moving tree (the
+//! escaped leaves get their fat boxes, then the refit), the shape records (each gets a copy of its
+//! leaf's new box, computed by the same function, so bit for bit the same) with the buffering of
+//! the moves (a push per escape, in escape order, into the broadphase's move records, borrowed
+//! apart from its trees) and the folding of the chunks' move events, and the islands (the rests).
+//! In a scene where every body moves each step (a smash: 8,000 escapes) this serial part was a
+//! sixth of the step on two workers while only the rests ran beside it; on the hinge grid (7,300
+//! escapes) the refit, about 0.2 ms, is now its longest task.
 //!
 //! A proxy whose reach (its tight box grown by the speculative distance,
 //! `broadphase::proxy_box`) has left its fat box is re-inserted into the moving tree with a

@@ -158,12 +158,12 @@
 //!
 //! A world with `WorldDef::worker_count` workers starts `worker_count − 1` helper threads (the
 //! `workers` crate). A step always runs on the calling thread, which works as worker 0: each
-//! parallel pass offers its chunks to the helpers and takes chunks itself, and the caller
-//! returns from the pass when every chunk is done. A light step (a world almost all asleep,
-//! `light_step.rs`) offers nothing and runs as with one worker. Every parallel pass cuts its
-//! work into fixed chunks that do not depend on the worker count, every per-item result depends only on its own inputs, and every serial
-//! pass walks in a fixed order, so the world is bitwise identical for any worker count, run
-//! after run.
+//! parallel pass offers its chunks to the helpers and takes chunks itself, and the caller returns
+//! from the pass when every chunk is done. A light step (a world almost all asleep,
+//! `light_step.rs`) offers nothing and runs as with one worker. Every parallel pass cuts its work
+//! into fixed chunks that do not depend on the worker count, every per-item result depends only on
+//! its own inputs, and every serial pass walks in a fixed order, so the world is bitwise identical
+//! for any worker count, run after run.
 //!
 //! **What is guaranteed, and tested.** The same calls give bitwise the same world — every
 //! body's pose, velocity and sleep state, and the joint angles —

@@ -39,10 +39,10 @@ const LIGHT_MOVED_PROXIES: usize = 64;
 const LIGHT_SENSORS: usize = 16;
 
 impl World {
-    /// Whether a light step (see the module notes) runs serially on the caller rather than
-    /// sharing its passes with the world's helper threads: on by default. Off, every step of a
-    /// world with several workers shares them, however small. The results are the same bits either way. A world rebuilt
-    /// from a snapshot starts with the default.
+    /// Whether a light step (see the module notes) runs serially on the caller rather than sharing
+    /// its passes with the world's helper threads: on by default. Off, every step of a world with
+    /// several workers shares them, however small. The results are the same bits either way. A
+    /// world rebuilt from a snapshot starts with the default.
     pub fn set_light_steps_on_caller(&mut self, on: bool) {
         self.light_steps_on_caller = on;
     }

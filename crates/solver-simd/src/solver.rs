@@ -26,9 +26,9 @@
 //! impulse changes.
 //!
 //! **Threads.** [`ContactSolver::set_worker_count`] chooses how many threads share a step (the
-//! caller and tasks offered to the helpers of the caller's `workers::Workers`; default 1). Results are bitwise identical for any count: blocks
-//! are cut from the scene's counts alone, the blocks of a colour are independent, and the
-//! overflow set is solved serially.
+//! caller and tasks offered to the helpers of the caller's `workers::Workers`; default 1). Results
+//! are bitwise identical for any count: blocks are cut from the scene's counts alone, the blocks of
+//! a colour are independent, and the overflow set is solved serially.
 
 // Unsafe code is confined here: `step_unchecked` lets a caller vouch for the colour invariant;
 // every block has its `// SAFETY:` argument.

@@ -1,19 +1,19 @@
 //! One job: `len` numbered tasks on the stack of the thread that offered it.
 //!
-//! Three counters, each only ever raised. `ends` hands out task indices: the owner claims
-//! from the front (one `fetch_add` of the low half), visitors from the back (a
-//! compare-exchange of the high half), so with two workers the owner runs the first tasks and
-//! the helper the last ones, and a pass whose chunks follow the data's order leaves each
-//! thread one contiguous part of it — the same part step after step while the two keep pace,
-//! so the data a thread touched in the last step is still in its core's cache. A front claim
-//! of task `f` counts only while `f + b < len` and a back claim of task `len − 1 − b` only
-//! while `f + b < len` for the `(f, b)` it saw; both counts only grow, so the claim that came
-//! second saw the other's count raised and the two cannot take the same task (the executor
-//! of solver-simd claims its blocks the same way). `finished` counts the tasks that have
-//! returned, and `visitors` the threads other than the owner that may still touch the job. A thread becomes a visitor only while the job is in the offered list, under
-//! the list's lock ([`Shared::enter`]); once the owner has withdrawn the job, no new visitor
-//! can come, and the owner returns (and the job's stack frame ends) only when every task has
-//! finished and every visitor has left.
+//! Three counters, each only ever raised. `ends` hands out task indices: the owner claims from the
+//! front (one `fetch_add` of the low half), visitors from the back (a compare-exchange of the high
+//! half), so with two workers the owner runs the first tasks and the helper the last ones, and a
+//! pass whose chunks follow the data's order leaves each thread one contiguous part of it — the
+//! same part step after step while the two keep pace, so the data a thread touched in the last step
+//! is still in its core's cache. A front claim of task `f` counts only while `f + b < len` and a
+//! back claim of task `len − 1 − b` only while `f + b < len` for the `(f, b)` it saw; both counts
+//! only grow, so the claim that came second saw the other's count raised and the two cannot take
+//! the same task (the executor of solver-simd claims its blocks the same way). `finished` counts
+//! the tasks that have returned, and `visitors` the threads other than the owner that may still
+//! touch the job. A thread becomes a visitor only while the job is in the offered list, under the
+//! list's lock ([`Shared::enter`]); once the owner has withdrawn the job, no new visitor can come,
+//! and the owner returns (and the job's stack frame ends) only when every task has finished and
+//! every visitor has left.
 
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};

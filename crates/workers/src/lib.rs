@@ -47,15 +47,16 @@
 //! same bits for any number of workers.
 //!
 //! **Idle helpers.** A helper that finds no task spins for [`SPIN_TIME`], watching one atomic
-//! counter that every offer raises. Then, while some caller is inside [`Workers::install`] (a
-//! step under way: its next pass will offer work soon), it keeps yielding its time slice,
-//! which costs a spare core nothing and a busy one little; once no caller is, it yields a few
-//! more times and sleeps on a condition variable until an offer or an `install` wakes it. So
-//! within a step a helper is never asleep when work comes: waking one is a system call that
-//! cost the waker 5 to 7 µs on the benchmark machine, and the step's serial stretches (the
-//! contact-state pass, the islands' sleep) made the helpers fall asleep about three times a
-//! step in `large_pyramid` and `many_pyramids` when they slept after the spin alone. Between steps a helper sleeps, and `install` wakes it
-//! at once, so that it comes up while the caller runs the serial start of its step.
+//! counter that every offer raises. Then, while some caller is inside [`Workers::install`] (a step
+//! under way: its next pass will offer work soon), it keeps yielding its time slice, which costs a
+//! spare core nothing and a busy one little; once no caller is, it yields a few more times and
+//! sleeps on a condition variable until an offer or an `install` wakes it. So within a step a
+//! helper is never asleep when work comes: waking one is a system call that cost the waker several
+//! microseconds (5 to 7 on the benchmark machine), and the step's serial stretches (the
+//! contact-state pass, the islands' sleep) made the helpers fall asleep about three times a step in
+//! `large_pyramid` and `many_pyramids` when they slept after the spin alone. Between steps a helper
+//! sleeps, and `install` wakes it at once, so that it comes up while the caller runs the serial
+//! start of its step.
 //!
 //! **Panics.** A task that panics does not unwind through the worker that ran it: the panic is
 //! caught, the task counts as done, and the thread that offered the job re-raises it after all
