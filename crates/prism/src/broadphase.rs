@@ -385,7 +385,7 @@ impl BroadPhase {
                 Vec::new()
             }
         };
-        // With a pool, the queries and the walk share it (one fork and join for both).
+        // With several workers, the queries and the walk share them (one fork and join for both).
         let (mut pairs, walked): (Vec<(u32, u32)>, _) = if parallel {
             let queried = || {
                 let chunks: Vec<&[u32]> = self.move_buffer.chunks(QUERY_CHUNK).collect();
@@ -712,8 +712,8 @@ mod tests {
     fn next_pairs(world: &World, parallel: bool, walk: bool) -> Vec<(u32, u32)> {
         let mut broadphase = world.broadphase.clone();
         let context = (&world.shapes, &world.bodies, None);
-        let pool = Arc::clone(&world.workers);
-        pool.install(|| broadphase.search_pairs(context, parallel, walk))
+        let threads = Arc::clone(&world.workers);
+        threads.install(|| broadphase.search_pairs(context, parallel, walk))
     }
 
     #[test]

@@ -64,7 +64,7 @@
 //! subtrees below it — waits for the next step, where it runs beside the narrowphase, which
 //! reads no tree (`World::collide_beside_tree_rebuild`); Box2D v3 likewise rebuilds its trees
 //! in a task beside its narrowphase. With several workers the rebuild runs over the world's
-//! pool and gives the same tree, node for node, as with one.
+//! workers and gives the same tree, node for node, as with one.
 //!
 //! Most resting shapes never escape their fat box, and a body's *slack* — how far its shapes
 //! may still move before one can have left — skips even the test: the common case reads
@@ -665,8 +665,8 @@ mod tests {
         }
         // As `World::step` would for a larger world: several workers take the parallel path.
         world.parallel_step = workers > 1;
-        let pool = Arc::clone(&world.workers);
-        pool.install(|| world.finalize_bodies(1.0 / 60.0));
+        let threads = Arc::clone(&world.workers);
+        threads.install(|| world.finalize_bodies(1.0 / 60.0));
         (world, shapes, resting_fat)
     }
 
@@ -753,8 +753,8 @@ mod tests {
                 shapes.iter().map(record).collect()
             };
             let boxes = fat(&world);
-            let pool = Arc::clone(&world.workers);
-            pool.install(|| world.finalize_bodies(1.0 / 60.0));
+            let threads = Arc::clone(&world.workers);
+            threads.install(|| world.finalize_bodies(1.0 / 60.0));
             assert_eq!(world.body_move_events(), &first[..]);
             assert_eq!(fat(&world), boxes);
             let chunks = if workers > 1 {
