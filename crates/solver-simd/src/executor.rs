@@ -59,11 +59,11 @@
 //! instructions took about a tenth of the step. Now a worker's own claims write a line no
 //! other thread writes until the worker runs dry, and it reports its blocks with one add.
 //!
-//! A boundary costs one store the workers observe and one counter the orchestrator polls:
-//! well under a microsecond when the workers are spinning. A worker that falls behind skips
-//! straight to the newest stage; the stages it missed were finished by the others. Waiting
-//! spins with `spin_loop` for a short while and then yields its time slice, so more workers
-//! than cores still make progress.
+//! A boundary costs one store the workers observe and one counter the orchestrator polls: well
+//! under a microsecond when the workers are spinning. A worker that falls behind skips straight to
+//! the newest stage; the stages it missed were finished by the others. Waiting spins for a short
+//! while and then yields its time slice (`workers::back_off`), so more workers than cores still
+//! make progress.
 //!
 //! **Memory ordering.** A worker's writes in a stage are released by its `done` add; the
 //! orchestrator acquires them when it sees the stage complete, and releases them again with
@@ -84,13 +84,12 @@
 //! the caller.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use workers::back_off;
 
 /// `current` before the first stage is published.
 const NOT_STARTED: u32 = u32::MAX;
 /// `current` once the step is over.
 const FINISHED: u32 = u32::MAX - 1;
-/// Busy-wait iterations before a waiting thread starts yielding its time slice.
-const SPIN_LIMIT: u32 = 256;
 
 /// Told when each stage starts and finishes, on the orchestrating thread.
 pub trait StageObserver {
@@ -231,17 +230,6 @@ impl Drop for AbortOnUnwind<'_> {
         if std::thread::panicking() {
             self.0.store(true, Ordering::Release);
         }
-    }
-}
-
-/// Spins briefly, then yields: one step of a wait loop.
-#[inline]
-fn back_off(spins: &mut u32) {
-    if *spins < SPIN_LIMIT {
-        *spins += 1;
-        std::hint::spin_loop();
-    } else {
-        std::thread::yield_now();
     }
 }
 

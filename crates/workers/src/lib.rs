@@ -68,7 +68,7 @@ mod job;
 mod pool;
 
 pub use items::{for_each_mut, map_mut};
-pub use pool::{SPIN_TIME, Workers};
+pub use pool::{SPIN_LIMIT, SPIN_TIME, Workers, back_off};
 
 use job::Job;
 use pool::Shared;

@@ -16,8 +16,9 @@ pub const SPIN_TIME: Duration = Duration::from_micros(100);
 /// Time slices an idle helper yields, after spinning and with no caller inside, before it
 /// sleeps.
 const IDLE_YIELDS: u32 = 32;
-/// Busy-wait iterations before a waiting owner starts yielding its time slice.
-const SPIN_LIMIT: u32 = 256;
+/// Busy-wait iterations of [`back_off`] before a waiting thread starts yielding its time
+/// slice.
+pub const SPIN_LIMIT: u32 = 256;
 
 thread_local! {
     /// The workers this thread belongs to: its own for a helper, the installed ones for any
@@ -284,9 +285,10 @@ impl Shared {
     }
 }
 
-/// Spins briefly, then yields: one step of a wait loop.
+/// One step of a wait loop: spins ([`SPIN_LIMIT`] times, counted in `spins`), then yields
+/// its time slice, so that more threads than cores still make progress.
 #[inline]
-fn back_off(spins: &mut u32) {
+pub fn back_off(spins: &mut u32) {
     if *spins < SPIN_LIMIT {
         *spins += 1;
         std::hint::spin_loop();
