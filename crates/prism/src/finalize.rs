@@ -73,7 +73,7 @@
 use crate::body::Body;
 use crate::broadphase::{BroadPhase, TreeKind, proxy_box};
 use crate::continuous::{Obstacles, body_shapes, is_fast, rotation_chord};
-use crate::move_events::{BodyMoveEvent, record_chunk_moves};
+use crate::move_events::{BodyMoveEvent, gather_moves, record_chunk_moves};
 use crate::profile::{elapsed_ms, zone};
 use crate::shape::ShapeRecord;
 use crate::sleep::{IslandRestTable, RestFold, settle_rests};
@@ -264,7 +264,7 @@ impl World {
                 apply_escape(&mut self.shapes, &mut self.broadphase, escape);
             }
             self.broadphase.moving_tree.refit_enlarged();
-            let folded = fold_reports(&mut self.move_events, reports);
+            let folded = fold_reports(&mut self.move_events, reports, parallel);
             if settle {
                 self.settle_island_rests();
             }
@@ -322,7 +322,7 @@ impl World {
                 }
                 records.buffer_move(escape.shape.index());
             }
-            fold_reports(move_events, reports)
+            fold_reports(move_events, reports, true)
         };
         let settle_now = || {
             if settle {
@@ -360,27 +360,25 @@ impl World {
 }
 
 /// Folds the chunks' reports in chunk order (their escapes already taken out and applied)
-/// and gathers their move events into the world's buffer (a single chunk's list becomes it).
-/// The reports are left empty, with their room.
+/// and gathers their move events into the world's buffer (`move_events.rs`; a single chunk's
+/// list becomes it). The reports are left empty, with their room.
 fn fold_reports(
     move_events: &mut Vec<BodyMoveEvent>,
     reports: &mut [ChunkReport],
+    parallel: bool,
 ) -> FoldedReports {
     let mut folded = FoldedReports::default();
-    let single = reports.len() == 1;
-    for report in reports {
+    let mut base = 0;
+    for report in reports.iter_mut() {
         folded.moving.append(&mut report.moving_kinematics);
         folded.bullets.append(&mut report.bullets);
         folded.continuous += std::mem::take(&mut report.continuous_ms);
-        let base = move_events.len() as u32;
         let bullet_moves = report.bullet_moves.drain(..).map(|(b, e)| (b, base + e));
         folded.bullet_moves.extend(bullet_moves);
-        if single && move_events.is_empty() {
-            *move_events = std::mem::take(&mut report.moves);
-        } else {
-            move_events.append(&mut report.moves);
-        }
+        base += report.moves.len() as u32;
     }
+    let mut lists: Vec<_> = reports.iter_mut().map(|r| &mut r.moves).collect();
+    gather_moves(move_events, &mut lists, parallel);
     folded
 }
 

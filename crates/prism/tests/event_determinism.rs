@@ -190,3 +190,49 @@ fn sensors_events_and_hooks_are_identical_for_1_to_4_workers() {
     assert!(hits > 50 && moves > 300 * 256, "{totals:?}");
     assert!(fell_asleep > 0, "{totals:?}");
 }
+
+/// Enough moving bodies that the step gathers its move events on the workers (thousands of
+/// events, each finalize chunk's list copied by a task of its own): the array — which bodies,
+/// in which order, with which transforms — is the same for 1 to 4 workers, and names every
+/// falling body once.
+#[test]
+fn thousands_of_move_events_are_identical_for_1_to_4_workers() {
+    const COLUMNS: usize = 80;
+    const ROWS: usize = 60;
+    let mut worlds: Vec<World> = WORKER_COUNTS
+        .iter()
+        .map(|&worker_count| {
+            let mut world = common::pooled_world(WorldDef {
+                worker_count,
+                ..WorldDef::default()
+            });
+            let shape = ShapeDef::default();
+            let square = make_square(0.2).unwrap();
+            for i in 0..COLUMNS * ROWS {
+                let at = Vec2::new((i % COLUMNS) as f32, 10.0 + (i / COLUMNS) as f32);
+                let body = world.create_body(&BodyDef::dynamic_at(at)).unwrap();
+                world.create_polygon_shape(body, &shape, &square).unwrap();
+            }
+            world
+        })
+        .collect();
+    for step in 0..4 {
+        for world in &mut worlds {
+            world.step(DT, SUBSTEPS).unwrap();
+        }
+        let first = worlds[0].body_move_events();
+        assert_eq!(first.len(), COLUMNS * ROWS, "step {step}: every body falls");
+        let bodies: std::collections::HashSet<BodyId> = first.iter().map(|e| e.body).collect();
+        assert_eq!(
+            bodies.len(),
+            first.len(),
+            "step {step}: a body listed twice"
+        );
+        for (world, workers) in worlds.iter().zip(WORKER_COUNTS).skip(1) {
+            assert!(
+                world.body_move_events() == first,
+                "step {step}: {workers} workers' move events differ from 1 worker's"
+            );
+        }
+    }
+}

@@ -1,4 +1,5 @@
-//! Handing each task of a job its own element of a mutable slice.
+//! Handing each task of a job its own element of a mutable slice, or its own part of a
+//! vector's spare room.
 #![allow(unsafe_code)]
 
 use std::marker::PhantomData;
@@ -29,6 +30,27 @@ pub fn map_mut<T: Send, R: Send>(
         .into_iter()
         .map(|(_, result)| result.expect("every task has run"))
         .collect()
+}
+
+/// Appends `parts`, in order, to `out`: each part is copied by a task of its own into its
+/// place, found from the parts' lengths, so `out` ends the same for any number of workers.
+pub fn extend_from_parts<T: Copy + Send + Sync>(out: &mut Vec<T>, parts: &[&[T]]) {
+    let total: usize = parts.iter().map(|part| part.len()).sum();
+    out.reserve(total);
+    let mut rest = &mut out.spare_capacity_mut()[..total];
+    let mut pieces = Vec::with_capacity(parts.len());
+    for &part in parts {
+        let (piece, after) = std::mem::take(&mut rest).split_at_mut(part.len());
+        pieces.push((piece, part));
+        rest = after;
+    }
+    for_each_mut(&mut pieces, |_, (piece, part)| {
+        piece.write_copy_of_slice(part);
+    });
+    // SAFETY: `reserve` made room for `total` more elements; the pieces cut the first `total`
+    // slots of that room into consecutive parts of the parts' lengths, and `for_each_mut`
+    // returned only after every task had written its whole piece.
+    unsafe { out.set_len(out.len() + total) };
 }
 
 /// A mutable slice whose elements several threads may take, each a different one.

@@ -115,6 +115,23 @@ fn for_each_mut_gives_each_task_its_own_item() {
 }
 
 #[test]
+fn extend_from_parts_appends_the_parts_in_order() {
+    // Parts of uneven lengths, an empty one among them, after what `out` already holds.
+    let parts: Vec<Vec<u32>> = (0..40u32)
+        .map(|p| (0..p % 7 * 100).map(|i| p * 1000 + i).collect())
+        .collect();
+    let slices: Vec<&[u32]> = parts.iter().map(|part| &part[..]).collect();
+    let mut expected = vec![7, 8];
+    expected.extend(parts.iter().flatten());
+    for count in 1..=3 {
+        let workers = Workers::new(count).unwrap();
+        let mut out = vec![7, 8];
+        workers.install(|| extend_from_parts(&mut out, &slices));
+        assert_eq!(out, expected, "{count} workers");
+    }
+}
+
+#[test]
 fn run_with_runs_here_on_the_caller_and_every_task() {
     let workers = Workers::new(2).unwrap();
     let caller = std::thread::current().id();
