@@ -40,15 +40,16 @@
 
 use crate::constraints::ContactRecord;
 use crate::contact_constraint::{
-    ContactConstraint, ContactConstraintPoint, ContactSoftness, FLAT_MANIFOLD_SLOPE,
-    NormalSoftness, checked_body_index,
+    ContactConstraint, ContactConstraintPoint, ContactSoftness, FLAT_MANIFOLD_SLOPE, NormalSoftness,
 };
 use crate::contact_solver::{ContactRows, RelaxBias, SoftBias, finite_or_zero};
 use crate::gather_scatter::{BodyLanes, BodyStateW, gather};
 use crate::normal_block::{BlockRow, MAX_CONDITION, solve_block};
 use crate::sequential_impulses::BaumgarteBias;
 use crate::wide::{FloatW, LANES, MaskW, Vec2W, cross_sv};
+use core::mem::MaybeUninit;
 use core_soa::{BodyState, NULL_BODY, Vec2};
+use inputs::{LaneInputs, PointInputs};
 
 /// One point slot of a bundle: [`ContactConstraintPoint`] with a lane per contact.
 ///
@@ -326,90 +327,6 @@ impl ContactBundle {
     }
 }
 
-/// The inputs of one manifold point slot, lane by lane.
-#[derive(Clone, Copy, Default)]
-struct PointInputs {
-    anchor_a: [Vec2; LANES],
-    anchor_b: [Vec2; LANES],
-    separation: [f32; LANES],
-    normal_impulse: [f32; LANES],
-    tangent_impulse: [f32; LANES],
-}
-
-impl PointInputs {
-    const EMPTY: PointInputs = PointInputs {
-        anchor_a: [Vec2::ZERO; LANES],
-        anchor_b: [Vec2::ZERO; LANES],
-        separation: [0.0; LANES],
-        normal_impulse: [0.0; LANES],
-        tangent_impulse: [0.0; LANES],
-    };
-}
-
-/// The fields of up to [`LANES`] contacts, lane by lane (zero in unused lanes).
-#[derive(Clone, Copy)]
-struct LaneInputs {
-    body_a: [u32; LANES],
-    body_b: [u32; LANES],
-    /// Inverse mass and inertia of A, then of B.
-    masses: [[f32; LANES]; 4],
-    normal: [Vec2; LANES],
-    friction: [f32; LANES],
-    restitution: [f32; LANES],
-    point_counts: [u8; LANES],
-    points: [PointInputs; 2],
-}
-
-impl LaneInputs {
-    /// Zeroes, for a bundle whose every lane is about to be written.
-    const ZERO: LaneInputs = LaneInputs {
-        body_a: [0; LANES],
-        body_b: [0; LANES],
-        masses: [[0.0; LANES]; 4],
-        normal: [Vec2::ZERO; LANES],
-        friction: [0.0; LANES],
-        restitution: [0.0; LANES],
-        point_counts: [0; LANES],
-        points: [PointInputs::EMPTY; 2],
-    };
-
-    /// No contacts: every lane is padding (zeroes, with no bodies).
-    const EMPTY: LaneInputs = LaneInputs {
-        body_a: [NULL_BODY; LANES],
-        body_b: [NULL_BODY; LANES],
-        ..LaneInputs::ZERO
-    };
-
-    /// Reads `contacts` (at most [`LANES`]) into lanes that hold [`LaneInputs::EMPTY`] (in
-    /// place, like the bundle itself); body indices outside `body_count` become
-    /// [`NULL_BODY`], as in the scalar preparation.
-    #[inline]
-    fn read<C: ContactRecord>(&mut self, contacts: &[&C], body_count: usize) {
-        let inputs = self;
-        for (lane, record) in contacts.iter().take(LANES).enumerate() {
-            let contact = record.solver_contact();
-            inputs.body_a[lane] = checked_body_index(contact.body_a, body_count);
-            inputs.body_b[lane] = checked_body_index(contact.body_b, body_count);
-            inputs.masses[0][lane] = contact.inv_mass_a;
-            inputs.masses[1][lane] = contact.inv_inertia_a;
-            inputs.masses[2][lane] = contact.inv_mass_b;
-            inputs.masses[3][lane] = contact.inv_inertia_b;
-            inputs.normal[lane] = contact.manifold.normal;
-            inputs.friction[lane] = contact.friction;
-            inputs.restitution[lane] = contact.restitution;
-            inputs.point_counts[lane] = contact.manifold.point_count.min(2) as u8;
-            for (slot, input) in inputs.points.iter_mut().enumerate() {
-                let mp = &contact.manifold.points[slot];
-                input.anchor_a[lane] = mp.anchor_a;
-                input.anchor_b[lane] = mp.anchor_b;
-                input.separation[lane] = mp.separation;
-                input.normal_impulse[lane] = mp.normal_impulse;
-                input.tangent_impulse[lane] = mp.tangent_impulse;
-            }
-        }
-    }
-}
-
 /// Prepares `contacts` (at most [`LANES`]) into one bundle: the scalar
 /// [`prepare_contact`](crate::contact_constraint::prepare_contact) for all lanes at once,
 /// operation for operation, so lane `i` holds the bits the scalar preparation gives for
@@ -443,19 +360,8 @@ pub fn prepare_bundle_in_place<C: ContactRecord>(
     warm_start: bool,
 ) {
     let lane_count = contacts.len().min(LANES);
-    let mut inputs;
-    match contacts.first_chunk::<LANES>() {
-        // Every lane is written: start from zeroes, which the compiler drops, rather than a
-        // copy of the padding lanes (a `memcpy` of the whole struct per bundle).
-        Some(full) => {
-            inputs = LaneInputs::ZERO;
-            inputs.read(full, states.len());
-        }
-        None => {
-            inputs = LaneInputs::EMPTY;
-            inputs.read(contacts, states.len());
-        }
-    }
+    let mut room = MaybeUninit::uninit();
+    let inputs = LaneInputs::read(&mut room, contacts, states.len());
     let [inv_mass_a, inv_inertia_a, inv_mass_b, inv_inertia_b] =
         inputs.masses.map(FloatW::from_array);
     bundle.body_a = inputs.body_a;
@@ -1119,5 +1025,6 @@ pub fn restitution_bundles(
     }
 }
 
+mod inputs;
 #[cfg(test)]
 mod tests;
