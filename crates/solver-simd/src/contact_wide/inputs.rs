@@ -2,12 +2,13 @@
 //! records, read from the records into per-field arrays that the preparation then loads as
 //! wide values.
 //!
-//! A full bundle's inputs are read into uninitialised room. Starting from zeroes instead costs
-//! a fill of the whole struct (776 bytes with eight lanes) per bundle, which the compiler keeps
-//! although every byte is then overwritten; on `many_pyramids` at two workers the fill took a
-//! fifth of the prepare stage (0.464 → 0.374 ms/step without it, `benches/results/NOTES.md`).
-//! Building each field from the records with `core::array::from_fn` avoids the fill but made
-//! the stage slower still.
+//! A full bundle's inputs are read into uninitialised room and used where they are. Starting
+//! from zeroes instead costs a fill of the whole struct (776 bytes with eight lanes) per
+//! bundle, which the compiler keeps although every byte is then overwritten, and returning the
+//! struct by value costs a copy of it; without both, `many_pyramids`' prepare stage went from
+//! 0.825 to 0.634 ms/step on one worker and from 0.468 to 0.371 on two
+//! (`benches/results/NOTES.md`). Building each field from the records with
+//! `core::array::from_fn`, which needs neither, made the stage slower instead.
 #![allow(unsafe_code)]
 
 use crate::constraints::ContactRecord;
