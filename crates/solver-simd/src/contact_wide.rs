@@ -42,7 +42,7 @@ use crate::constraints::ContactRecord;
 use crate::contact_constraint::{
     ContactConstraint, ContactConstraintPoint, ContactSoftness, FLAT_MANIFOLD_SLOPE, NormalSoftness,
 };
-use crate::contact_solver::{ContactRows, RelaxBias, SoftBias, finite_or_zero};
+use crate::contact_solver::{ContactRows, RelaxBias, SoftBias};
 use crate::gather_scatter::{BodyLanes, BodyStateW, gather};
 use crate::normal_block::{BlockRow, MAX_CONDITION, solve_block};
 use crate::sequential_impulses::BaumgarteBias;
@@ -573,13 +573,15 @@ pub fn store_bundle_impulses<'r, C: ContactRecord + 'r>(
     bundle: &ContactBundle,
     contacts: impl IntoIterator<Item = &'r mut C>,
 ) {
+    // Non-finite values (from a body that blew up) are stored as zero, eight lanes at a time.
     let points = bundle.points.each_ref().map(|p| {
         [
-            p.normal_impulse.to_array(),
-            p.tangent_impulse.to_array(),
-            p.max_normal_impulse.to_array(),
-            p.relative_velocity.to_array(),
+            p.normal_impulse,
+            p.tangent_impulse,
+            p.max_normal_impulse,
+            p.relative_velocity,
         ]
+        .map(|value| value.finite_or_zero().to_array())
     });
     let lanes = contacts.into_iter().take(bundle.lane_count()).enumerate();
     for (lane, record) in lanes {
@@ -588,10 +590,10 @@ pub fn store_bundle_impulses<'r, C: ContactRecord + 'r>(
         for (mp, [normal, tangent, max_normal, velocity]) in
             manifold.points.iter_mut().zip(&points).take(count)
         {
-            mp.normal_impulse = finite_or_zero(normal[lane]);
-            mp.tangent_impulse = finite_or_zero(tangent[lane]);
-            mp.max_normal_impulse = finite_or_zero(max_normal[lane]);
-            mp.normal_velocity = finite_or_zero(velocity[lane]);
+            mp.normal_impulse = normal[lane];
+            mp.tangent_impulse = tangent[lane];
+            mp.max_normal_impulse = max_normal[lane];
+            mp.normal_velocity = velocity[lane];
         }
     }
 }

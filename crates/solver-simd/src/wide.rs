@@ -216,6 +216,14 @@ impl FloatW {
         self.min(hi).max(lo)
     }
 
+    /// Lanewise `x` where `x` is finite, else `0` (the scalar `finite_or_zero` of
+    /// `contact_solver.rs`, bit for bit: a finite lane keeps its bits, −0 included).
+    #[inline]
+    pub fn finite_or_zero(self) -> FloatW {
+        let finite = self.abs().cmp_lt(FloatW::splat(f32::INFINITY));
+        FloatW::select(finite, self, FloatW::zero())
+    }
+
     /// Lanewise absolute value.
     #[inline]
     pub fn abs(self) -> FloatW {
@@ -684,6 +692,33 @@ mod tests {
         assert_bits(nan.max(zero).min(one), |_| 0.0, "NaN clamped to [0, 1]");
         assert_bits(FloatW::splat(5.0).clamp(zero, one), |_| 1.0, "clamp above");
         assert_bits(FloatW::splat(-5.0).clamp(zero, one), |_| 0.0, "clamp below");
+    }
+
+    #[test]
+    fn wide_finite_or_zero_keeps_finite_bits_and_zeroes_the_rest() {
+        let specials = [
+            1.5,
+            -0.0,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::MAX,
+            -f32::MIN_POSITIVE,
+            1e-45,
+        ];
+        for first in 0..specials.len() {
+            let values: [f32; LANES] =
+                core::array::from_fn(|i| specials[(first + i) % specials.len()]);
+            let expected = |i: usize| {
+                let x = values[i];
+                if x.is_finite() { x } else { 0.0 }
+            };
+            assert_bits(
+                FloatW::from_array(values).finite_or_zero(),
+                expected,
+                "finite_or_zero",
+            );
+        }
     }
 
     #[test]
