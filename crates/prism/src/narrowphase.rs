@@ -174,32 +174,32 @@ fn collide_contact(sim: &mut ContactSim, view: &CollideView<'_>) -> Option<Conta
     if !fat_boxes_known_to_overlap(sim, view) && !fat_boxes_overlap(sim, view) {
         return Some(parted);
     }
-    let recycled = (view.recycle && sim.recyclable)
-        .then(|| sim.frame.recycle(&sim.solver.manifold, body_a, body_b))
-        .flatten();
-    let mut manifold = match recycled {
-        Some(manifold) => manifold,
-        None => match collide_afresh(sim, body_a, body_b, view) {
-            Some(manifold) => manifold,
+    let recycled = view.recycle
+        && sim.recyclable
+        && sim
+            .frame
+            .recycle_in_place(&mut sim.solver.manifold, body_a, body_b);
+    if !recycled {
+        match collide_afresh(sim, body_a, body_b, view) {
+            Some(manifold) => sim.solver.manifold = manifold,
             None => return Some(parted),
-        },
-    };
+        }
+    }
     if let Some(hook) = view.pre_solve.filter(|_| sim.enable_pre_solve)
-        && manifold.point_count > 0
-        && !pre_solve_keeps(hook, view.shapes, sim, &manifold, body_a.center)
+        && sim.solver.manifold.point_count > 0
+        && !pre_solve_keeps(hook, view.shapes, sim, &sim.solver.manifold, body_a.center)
     {
         // Refused for this step (`hooks.rs`): not touching, and collided afresh next step.
-        manifold.point_count = 0;
+        sim.solver.manifold.point_count = 0;
         sim.recyclable = false;
     }
-    let touching = manifold.point_count > 0;
+    let touching = sim.solver.manifold.point_count > 0;
     let change = match (sim.touching, touching) {
         (false, true) => Some(ContactChange::StartedTouching),
         (true, false) => Some(ContactChange::StoppedTouching),
         _ => None,
     };
     sim.touching = touching;
-    sim.solver.manifold = manifold;
     change
 }
 

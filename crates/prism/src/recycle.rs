@@ -103,44 +103,61 @@ impl ManifoldFrame {
         }
     }
 
-    /// `previous` — the manifold captured, as carried so far (its normal and its anchors,
-    /// relative to the centres of mass, are the capture's) — carried to the bodies' current
-    /// poses, if the pair has moved less than the tolerances relative to itself since the
-    /// capture; `None` otherwise.
+    /// Carries `manifold` — the manifold captured, as carried so far (its normal and its
+    /// anchors, relative to the centres of mass, are the capture's) — to the bodies' current
+    /// poses in place, if the pair has moved less than the tolerances relative to itself since
+    /// the capture; otherwise leaves it untouched and returns `false`.
     ///
     /// At capture each point is one material point of A, `c_A + a`, and one of B, `c_B + b`,
     /// at the same place. Since then the bodies' centres moved to `c_A`, `c_B` and they turned
     /// by `Δq_A`, `Δq_B`, so the two material points are `d = (c_B + Δq_B·b) − (c_A + Δq_A·a)`
     /// apart, and the separation has grown by `n·d`.
-    pub(crate) fn recycle(
+    ///
+    /// In place rather than returning a carried copy: the narrowphase would then copy the
+    /// copy into the contact, and that copy — a wide load of a manifold just written field by
+    /// field on the stack, which must wait for those writes — was a third of the narrowphase of
+    /// a resting pile (`benches/results/NOTES.md`).
+    pub(crate) fn recycle_in_place(
         &self,
-        previous: &Manifold,
+        manifold: &mut Manifold,
         body_a: &BodySim,
         body_b: &BodySim,
-    ) -> Option<Manifold> {
+    ) -> bool {
         let (xf_a, xf_b) = (body_a.transform, body_b.transform);
-        let tolerance = if previous.point_count > 0 {
+        let tolerance = if manifold.point_count > 0 {
             RECYCLE_DISTANCE
         } else {
             RECYCLE_DISTANCE.min(SPECULATIVE_DISTANCE)
         };
         if !self.within_tolerance(xf_a, xf_b, tolerance) {
-            return None;
+            return false;
         }
         let turn_a = xf_a.q.mul(self.rotation_a.inverse());
         let turn_b = xf_b.q.mul(self.rotation_b.inverse());
         let offset = body_b.center - body_a.center;
-        let mut manifold = *previous;
         let normal = manifold.normal;
-        for (i, point) in manifold.points_mut().iter_mut().enumerate() {
+        let mut separations = [0.0; 2];
+        for (i, point) in manifold.points().iter().enumerate() {
             let drift = offset + turn_b.rotate(point.anchor_b) - turn_a.rotate(point.anchor_a);
-            point.separation = self.separations[i] + normal.dot(drift);
-            if point.separation >= SPECULATIVE_DISTANCE {
-                return None;
+            separations[i] = self.separations[i] + normal.dot(drift);
+            if separations[i] >= SPECULATIVE_DISTANCE {
+                return false;
             }
+        }
+        for (point, separation) in manifold.points_mut().iter_mut().zip(separations) {
+            point.separation = separation;
             point.persisted = true;
         }
-        Some(manifold)
+        true
+    }
+
+    /// [`ManifoldFrame::recycle_in_place`] on a copy of `previous`: the carried manifold, or
+    /// `None`.
+    #[cfg(test)]
+    fn recycle(&self, previous: &Manifold, body_a: &BodySim, body_b: &BodySim) -> Option<Manifold> {
+        let mut manifold = *previous;
+        self.recycle_in_place(&mut manifold, body_a, body_b)
+            .then_some(manifold)
     }
 
     /// Whether every point of B has moved less than `tolerance` relative to A since the
