@@ -15,9 +15,9 @@
 //! ```
 //!
 //! The bodies are cut into fixed chunks of [`BOX_CHUNK`]; each chunk writes only its own
-//! bodies' sims and fills its own report — escapes, moving kinematic bodies, move events —
-//! folded in chunk order (the reports stay with the world between steps, so their lists keep
-//! their room); the islands' rest times are folded with atomic minimum and maximum, which do not
+//! bodies' sims and its own part of the world's move events, and fills its own report —
+//! escapes, moving kinematic bodies — folded in chunk order (the reports stay with the world
+//! between steps, so their lists keep their room); the islands' rest times are folded with atomic minimum and maximum, which do not
 //! depend on the order. A sweep reads only its own body and the static shapes, which no chunk
 //! writes. So the pass gives the same result for any number of workers. Then, serially, the
 //! escaped proxies are moved — at rest almost none — and the part of the moving tree the
@@ -44,7 +44,7 @@
 //! escaped leaves get their fat boxes, then the refit), the shape records (each gets a copy of its
 //! leaf's new box, computed by the same function, so bit for bit the same) with the buffering of
 //! the moves (a push per escape, in escape order, into the broadphase's move records, borrowed
-//! apart from its trees) and the folding of the chunks' move events, and the islands (the rests).
+//! apart from its trees) and the folding of the chunks' reports, and the islands (the rests).
 //! In a scene where every body moves each step (a smash: 8,000 escapes) this serial part was a
 //! sixth of the step on two workers while only the rests ran beside it; on the hinge grid (7,300
 //! escapes) the refit, about 0.2 ms, is now its longest task.
@@ -73,7 +73,7 @@
 use crate::body::Body;
 use crate::broadphase::{BroadPhase, TreeKind, proxy_box};
 use crate::continuous::{Obstacles, body_shapes, is_fast, rotation_chord};
-use crate::move_events::{BodyMoveEvent, gather_moves, record_chunk_moves};
+use crate::move_events::{BodyMoveEvent, record_chunk_moves};
 use crate::profile::{elapsed_ms, zone};
 use crate::shape::ShapeRecord;
 use crate::sleep::{IslandRestTable, RestFold, settle_rests};
@@ -85,6 +85,7 @@ use collision::tree::DynamicTree;
 use core_soa::{Arena, BodyId, BodySim, BodyState, ShapeId, Vec2, body_flags, release_spare};
 use island::{IslandGraph, update_sleep_time};
 use std::time::Instant;
+use workers::Piece;
 
 /// Awake bodies per parallel task: a body costs tens of nanoseconds, so a task must hold a few
 /// hundred bodies to outweigh the scheduling.
@@ -93,9 +94,9 @@ pub(crate) const BOX_CHUNK: usize = 256;
 /// The fewest escapes for which the serial part is split across the workers
 /// ([`World::apply_in_parts`]). Below it the split has little to share, and it was measured
 /// to cost more than it saves: a resting pile of 22,000 bodies at 2 threads (a few escapes a
-/// step, and 22,000 move events folded on the other worker) took 6.7 ms a step with it
-/// against 5.9 without, every solver stage about 15 % slower, for a reason not found; the
-/// scenes where every body moves (6,000 to 8,000 escapes) gain from it.
+/// step, and, as the pass then ran, 22,000 move events copied on the other worker) took 6.7
+/// ms a step with it against 5.9 without, every solver stage about 15 % slower, for a reason
+/// not found; the scenes where every body moves (6,000 to 8,000 escapes) gain from it.
 const SPLIT_MIN_ESCAPES: usize = 1024;
 
 /// A shape whose new reach left its fat box.
@@ -124,9 +125,8 @@ pub(crate) struct ChunkReport {
     continuous_ms: f32,
     /// Awake-set indices of the chunk's fast bullets, to sweep against every body.
     bullets: Vec<u32>,
-    /// The move events of the chunk's bodies (`move_events.rs`), and each bullet's awake-set
-    /// index with the position of its event among them.
-    moves: Vec<BodyMoveEvent>,
+    /// Each bullet's awake-set index with the position of its move event among the chunk's
+    /// (`move_events.rs`).
     bullet_moves: Vec<(u32, u32)>,
 }
 
@@ -138,7 +138,6 @@ impl ChunkReport {
             && self.moving_kinematics.is_empty()
             && self.continuous_ms == 0.0
             && self.bullets.is_empty()
-            && self.moves.is_empty()
             && self.bullet_moves.is_empty()
     }
 }
@@ -199,37 +198,39 @@ impl World {
         // (Allocated afresh every step, with two workers they cost more in the allocator than
         // the pass's own tests, mostly freeing on one thread what another had allocated:
         // `joint_grid`'s finalize went from 0.88 to 0.67 ms/step, `benches/results/NOTES.md`.)
-        // One worker: the single chunk writes the move events straight into the world's
-        // buffer; several: each chunk into its own, concatenated below.
-        self.move_events.clear();
+        // One worker runs a single chunk.
         let mut reports = std::mem::take(&mut self.finalize_reports);
-        let chunk_count = if parallel {
-            sims.len().div_ceil(BOX_CHUNK)
+        let chunk_size = if parallel {
+            BOX_CHUNK
         } else {
-            1
+            sims.len().max(1)
         };
-        reports.resize_with(chunk_count, ChunkReport::default);
-        if parallel {
-            let mut chunks: Vec<_> = sims
-                .chunks_mut(BOX_CHUNK)
-                .zip(states.chunks(BOX_CHUNK))
-                .zip(reports.iter_mut())
-                .collect();
-            workers::for_each_mut(&mut chunks, |index, ((sims, states), report)| {
-                let first = (index * BOX_CHUNK) as u32;
-                finalize_chunk(sims, states, first, &view, report);
-            });
-        } else {
-            reports[0].moves = std::mem::take(&mut self.move_events);
-            finalize_chunk(sims, states, 0, &view, &mut reports[0]);
-        }
+        reports.resize_with(sims.len().div_ceil(chunk_size), ChunkReport::default);
+        let mut chunks: Vec<_> = sims
+            .chunks_mut(chunk_size)
+            .zip(states.chunks(chunk_size))
+            .zip(reports.iter_mut())
+            .collect();
+        // Each chunk pushes its move events straight into its part of the world's array,
+        // which is closed up afterwards (`move_events.rs`).
+        self.move_events.clear();
+        let move_starts = workers::extend_in_pieces(
+            &mut self.move_events,
+            &mut chunks,
+            |((sims, _), _)| sims.len(),
+            |index, ((sims, states), report), moves| {
+                let first = (index * chunk_size) as u32;
+                finalize_chunk(sims, states, first, &view, report, moves);
+            },
+        );
+        drop(chunks);
         // With no disturbance and no bullet to come, the islands' rests are final: they are
         // settled beside the serial part, which touches no island.
         let settle = self.def.enable_sleep
             && reports
                 .iter()
                 .all(|r| r.moving_kinematics.is_empty() && r.bullets.is_empty());
-        let mut folded = self.apply_reports(&mut reports, settle, parallel);
+        let mut folded = self.apply_reports(&mut reports, &move_starts, settle, parallel);
         self.finalize_reports = reports;
         if !folded.bullets.is_empty() {
             let start = Instant::now();
@@ -248,6 +249,7 @@ impl World {
     fn apply_reports(
         &mut self,
         reports: &mut [ChunkReport],
+        move_starts: &[usize],
         settle: bool,
         parallel: bool,
     ) -> FoldedReports {
@@ -258,13 +260,13 @@ impl World {
         let count: usize = escapes.iter().map(Vec::len).sum();
         let all_moving = escapes.iter().flatten().all(|e| e.tree == TreeKind::Moving);
         let folded = if parallel && all_moving && count >= SPLIT_MIN_ESCAPES {
-            self.apply_in_parts(&escapes, reports, settle)
+            self.apply_in_parts(&escapes, reports, move_starts, settle)
         } else {
             for &escape in escapes.iter().flatten() {
                 apply_escape(&mut self.shapes, &mut self.broadphase, escape);
             }
             self.broadphase.moving_tree.refit_enlarged();
-            let folded = fold_reports(&mut self.move_events, reports, parallel);
+            let folded = fold_reports(reports, move_starts);
             if settle {
                 self.settle_island_rests();
             }
@@ -292,12 +294,12 @@ impl World {
         &mut self,
         escapes: &[Vec<Escape>],
         reports: &mut [ChunkReport],
+        move_starts: &[usize],
         settle: bool,
     ) -> FoldedReports {
         let World {
             shapes,
             broadphase,
-            move_events,
             islands,
             island_rest,
             bodies,
@@ -322,7 +324,7 @@ impl World {
                 }
                 records.buffer_move(escape.shape.index());
             }
-            fold_reports(move_events, reports, true)
+            fold_reports(reports, move_starts)
         };
         let settle_now = || {
             if settle {
@@ -359,26 +361,20 @@ impl World {
     }
 }
 
-/// Folds the chunks' reports in chunk order (their escapes already taken out and applied)
-/// and gathers their move events into the world's buffer (`move_events.rs`; a single chunk's
-/// list becomes it). The reports are left empty, with their room.
-fn fold_reports(
-    move_events: &mut Vec<BodyMoveEvent>,
-    reports: &mut [ChunkReport],
-    parallel: bool,
-) -> FoldedReports {
+/// Folds the chunks' reports in chunk order (their escapes already taken out and applied);
+/// `move_starts` are where each chunk's move events start in the world's array. The reports
+/// are left empty, with their room.
+fn fold_reports(reports: &mut [ChunkReport], move_starts: &[usize]) -> FoldedReports {
     let mut folded = FoldedReports::default();
-    let mut base = 0;
-    for report in reports.iter_mut() {
+    for (report, &start) in reports.iter_mut().zip(move_starts) {
         folded.moving.append(&mut report.moving_kinematics);
         folded.bullets.append(&mut report.bullets);
         folded.continuous += std::mem::take(&mut report.continuous_ms);
-        let bullet_moves = report.bullet_moves.drain(..).map(|(b, e)| (b, base + e));
-        folded.bullet_moves.extend(bullet_moves);
-        base += report.moves.len() as u32;
+        let bullet_moves = report.bullet_moves.drain(..);
+        folded
+            .bullet_moves
+            .extend(bullet_moves.map(|(b, e)| (b, start as u32 + e)));
     }
-    let mut lists: Vec<_> = reports.iter_mut().map(|r| &mut r.moves).collect();
-    gather_moves(move_events, &mut lists, parallel);
     folded
 }
 
@@ -391,6 +387,7 @@ fn finalize_chunk(
     first: u32,
     view: &FinalizeView<'_>,
     report: &mut ChunkReport,
+    moves: &mut Piece<'_, BodyMoveEvent>,
 ) {
     zone!("finalize chunk");
     debug_assert!(
@@ -437,7 +434,7 @@ fn finalize_chunk(
         sweep_fast_bodies(obstacles, (sims, states), &fast, escapes);
         report.continuous_ms = elapsed_ms(start);
     }
-    let (moves, bullet_moves) = (&mut report.moves, &mut report.bullet_moves);
+    let bullet_moves = &mut report.bullet_moves;
     record_chunk_moves(view.bodies, (sims, states), first, moves, bullet_moves);
 }
 

@@ -12,24 +12,26 @@
 //! ```text
 //!   record   inside the finalize pass (`finalize.rs`), at the end of each chunk of the awake
 //!            set, while its bodies are in cache: one event per body that moved, in
-//!            awake-set order, into the chunk's own list
-//!   gather   in finalize's serial part: the chunks' lists, in chunk order, into the world's
-//!            array, each list copied by a task of its own into its place (`gather_moves`);
-//!            a bullet's event is then refreshed after the bullets' sweep, which may move it
-//!            back
+//!            awake-set order, pushed straight into the chunk's part of the world's array
+//!            (room for each of its bodies); the parts are then closed up in chunk order
+//!            (`workers::extend_in_pieces`), which moves nothing while every awake body
+//!            moves; a bullet's event is refreshed after the bullets' sweep, which may move
+//!            it back
 //!   asleep   after the sleep phase, only if an island fell asleep: in parallel over the
 //!            events, fell_asleep = the body now rests in a sleeping set
 //! ```
 //!
-//! No pass is serial over the awake bodies, and each gives the same array for any worker
-//! count. The array is refilled every step and reused, so a steady world does not allocate
-//! beyond the chunks' lists.
+//! Neither pass is serial over the awake bodies, and both give the same array for any worker
+//! count. The array is refilled every step and reused, so a steady world does not allocate.
+//! (Chunks that filled lists of their own, copied into the array by the serial part, spent
+//! 31–37 µs a step on that copy in `many_pyramids` at two workers: 22,000 events.)
 
 use crate::body::Body;
 use crate::profile::zone;
 use crate::solver_set::FIRST_SLEEPING_SET;
 use crate::world::World;
 use core_soa::{Arena, BodyId, BodySim, BodyState, Rot, Transform, Vec2, body_flags};
+use workers::Piece;
 
 /// Events per parallel task of the `asleep` pass.
 const MOVE_CHUNK: usize = 256;
@@ -78,14 +80,14 @@ impl World {
     }
 }
 
-/// Appends to `moves` the move events of one chunk of the awake set whose first body has
-/// awake-set index `first`, and to `bullets` each bullet's awake-set index with the position of
-/// its event in `moves` (the bullets' sweep may still move it).
+/// Pushes into `moves` the move events of one chunk of the awake set whose first body has
+/// awake-set index `first`, and appends to `bullets` each bullet's awake-set index with the
+/// position of its event in `moves` (the bullets' sweep may still move it).
 pub(crate) fn record_chunk_moves(
     bodies: &Arena<Body, BodyId>,
     (sims, states): (&[BodySim], &[BodyState]),
     first: u32,
-    moves: &mut Vec<BodyMoveEvent>,
+    moves: &mut Piece<'_, BodyMoveEvent>,
     bullets: &mut Vec<(u32, u32)>,
 ) {
     for (offset, (sim, state)) in sims.iter().zip(states).enumerate() {
@@ -107,39 +109,6 @@ pub(crate) fn record_chunk_moves(
         });
     }
 }
-
-/// Moves the chunks' `lists` of move events, in order, into `events` (which the step cleared)
-/// and leaves them empty with their room. A single list becomes `events` outright. With
-/// `parallel` and at least [`GATHER_MIN`] events each list is copied by a task of its own into
-/// its part of `events`, found from the lists' lengths, so the result does not depend on the
-/// workers. (Serially this copy was a fifth of `many_pyramids`' finalize pass at two workers:
-/// 22,000 events, 36.6 µs a step, `benches/results/NOTES.md`.)
-pub(crate) fn gather_moves(
-    events: &mut Vec<BodyMoveEvent>,
-    lists: &mut [&mut Vec<BodyMoveEvent>],
-    parallel: bool,
-) {
-    debug_assert!(events.is_empty(), "move events left from the last step");
-    let total: usize = lists.iter().map(|list| list.len()).sum();
-    if let [list] = lists {
-        std::mem::swap(events, *list);
-        return;
-    }
-    if !parallel || total < GATHER_MIN {
-        for list in lists {
-            events.append(list);
-        }
-        return;
-    }
-    zone!("gather moves");
-    let parts: Vec<&[BodyMoveEvent]> = lists.iter().map(|list| &list[..]).collect();
-    workers::extend_from_parts(events, &parts);
-    lists.iter_mut().for_each(|list| list.clear());
-}
-
-/// Fewer events than this (160 KB) are gathered serially: the copy then takes a few
-/// microseconds, about what offering a job to the helpers costs. (Chosen, not measured.)
-const GATHER_MIN: usize = 4096;
 
 #[cfg(feature = "validate")]
 impl World {

@@ -191,10 +191,9 @@ fn sensors_events_and_hooks_are_identical_for_1_to_4_workers() {
     assert!(fell_asleep > 0, "{totals:?}");
 }
 
-/// Enough moving bodies that the step gathers its move events on the workers (thousands of
-/// events, each finalize chunk's list copied by a task of its own): the array — which bodies,
-/// in which order, with which transforms — is the same for 1 to 4 workers, and names every
-/// falling body once.
+/// Thousands of moving bodies, so that the finalize pass's chunks push their move events
+/// into parts of the array on several workers: the array — which bodies, in which order, with
+/// which transforms — is the same for 1 to 4 workers, and names every falling body once.
 #[test]
 fn thousands_of_move_events_are_identical_for_1_to_4_workers() {
     const COLUMNS: usize = 80;

@@ -1,8 +1,9 @@
 //! Handing each task of a job its own element of a mutable slice, or its own part of a
-//! vector's spare room.
+//! vector's spare room to push into.
 #![allow(unsafe_code)]
 
 use std::marker::PhantomData;
+use std::mem::MaybeUninit;
 
 /// Calls `task(i, &mut items[i])` for every item, spread over this thread's workers.
 pub fn for_each_mut<T: Send>(items: &mut [T], task: impl Fn(usize, &mut T) + Sync) {
@@ -32,25 +33,83 @@ pub fn map_mut<T: Send, R: Send>(
         .collect()
 }
 
-/// Appends `parts`, in order, to `out`: each part is copied by a task of its own into its
-/// place, found from the parts' lengths, so `out` ends the same for any number of workers.
-pub fn extend_from_parts<T: Copy + Send + Sync>(out: &mut Vec<T>, parts: &[&[T]]) {
-    let total: usize = parts.iter().map(|part| part.len()).sum();
+/// One task's room in [`extend_in_pieces`]: its own part of the vector's spare room, filled
+/// from the front.
+pub struct Piece<'a, T> {
+    room: &'a mut [MaybeUninit<T>],
+    len: usize,
+}
+
+impl<T> Piece<'_, T> {
+    /// Appends `value`. Panics if the piece is full (more pushes than its task was given room
+    /// for).
+    #[inline]
+    pub fn push(&mut self, value: T) {
+        self.room[self.len].write(value);
+        self.len += 1;
+    }
+
+    /// The elements pushed so far.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether nothing has been pushed.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// Calls `task(i, &mut items[i], piece)` for every item, spread over this thread's workers,
+/// each with a [`Piece`] of `room(&items[i])` elements of `out`'s spare room to push into;
+/// then closes the pieces up, in item order, after `out`'s elements. Returns where each
+/// item's elements start in `out`. The pushes land in their final places while the task has
+/// its data in cache; only a piece that follows one with unused room is moved. `out` ends the
+/// same for any number of workers. If a task panics, `out` keeps its old length.
+pub fn extend_in_pieces<I: Send, T: Copy + Send>(
+    out: &mut Vec<T>,
+    items: &mut [I],
+    room: impl Fn(&I) -> usize,
+    task: impl Fn(usize, &mut I, &mut Piece<'_, T>) + Sync,
+) -> Vec<usize> {
+    let rooms: Vec<usize> = items.iter().map(room).collect();
+    let total: usize = rooms.iter().sum();
     out.reserve(total);
+    let mut counts = vec![0; items.len()];
     let mut rest = &mut out.spare_capacity_mut()[..total];
-    let mut pieces = Vec::with_capacity(parts.len());
-    for &part in parts {
-        let (piece, after) = std::mem::take(&mut rest).split_at_mut(part.len());
-        pieces.push((piece, part));
+    let mut pieces = Vec::with_capacity(items.len());
+    for ((item, &len), count) in items.iter_mut().zip(&rooms).zip(&mut counts) {
+        let (room, after) = std::mem::take(&mut rest).split_at_mut(len);
+        pieces.push((item, Piece { room, len: 0 }, count));
         rest = after;
     }
-    for_each_mut(&mut pieces, |_, (piece, part)| {
-        piece.write_copy_of_slice(part);
+    for_each_mut(&mut pieces, |index, (item, piece, count)| {
+        task(index, item, piece);
+        **count = piece.len;
     });
-    // SAFETY: `reserve` made room for `total` more elements; the pieces cut the first `total`
-    // slots of that room into consecutive parts of the parts' lengths, and `for_each_mut`
-    // returned only after every task had written its whole piece.
-    unsafe { out.set_len(out.len() + total) };
+    drop(pieces);
+    // Close up: each piece's elements move down to follow the previous piece's. A piece's
+    // target starts at or before its own elements and ends before the next piece's room.
+    let first = out.len();
+    let spare = &mut out.spare_capacity_mut()[..total];
+    let (mut from, mut to) = (0, 0);
+    let mut starts = Vec::with_capacity(rooms.len());
+    for (&len, &count) in rooms.iter().zip(&counts) {
+        starts.push(first + to);
+        if from != to {
+            spare.copy_within(from..from + count, to);
+        }
+        (from, to) = (from + len, to + count);
+    }
+    // SAFETY: `reserve` made room for `total` more elements. Every task has returned
+    // (`for_each_mut` returns after the last one), and each piece's first `count` slots were
+    // written by its pushes (`Piece::push` writes slot `len`, then counts it); the close-up
+    // copied those runs, in order, to consecutive slots from the first, so the first `to`
+    // slots of the spare room hold initialised elements.
+    unsafe { out.set_len(first + to) };
+    starts
 }
 
 /// A mutable slice whose elements several threads may take, each a different one.

@@ -36,7 +36,7 @@
 //! waiting for its own job's tasks while it helps.
 //!
 //! **Which workers.** The free functions ([`join`], [`for_each`], [`map`], [`for_each_mut`],
-//! [`map_mut`], [`extend_from_parts`], [`run_with`]) use the workers of the calling thread: a helper thread always belongs to its
+//! [`map_mut`], [`extend_in_pieces`], [`run_with`]) use the workers of the calling thread: a helper thread always belongs to its
 //! own [`Workers`], and any other thread belongs to one while it runs inside
 //! [`Workers::install`]. Called from a thread that belongs to none, or to one with a single
 //! worker, they run every task on the calling thread, in index order.
@@ -67,7 +67,7 @@ mod items;
 mod job;
 mod pool;
 
-pub use items::{extend_from_parts, for_each_mut, map_mut};
+pub use items::{Piece, extend_in_pieces, for_each_mut, map_mut};
 pub use pool::{SPIN_LIMIT, SPIN_TIME, Workers, back_off};
 
 use job::Job;

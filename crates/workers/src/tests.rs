@@ -115,19 +115,34 @@ fn for_each_mut_gives_each_task_its_own_item() {
 }
 
 #[test]
-fn extend_from_parts_appends_the_parts_in_order() {
-    // Parts of uneven lengths, an empty one among them, after what `out` already holds.
-    let parts: Vec<Vec<u32>> = (0..40u32)
-        .map(|p| (0..p % 7 * 100).map(|i| p * 1000 + i).collect())
-        .collect();
-    let slices: Vec<&[u32]> = parts.iter().map(|part| &part[..]).collect();
+fn extend_in_pieces_closes_the_pieces_up_in_item_order() {
+    // Items of uneven room, each pushing only some of what it has room for (none for some,
+    // all for others), after what `out` already holds.
+    let mut items: Vec<(u32, usize)> = (0..40u32).map(|i| (i, (i % 7 * 50) as usize)).collect();
+    let pushed = |&(i, room): &(u32, usize)| (0..room as u32).filter(move |k| (k + i) % 3 != 0);
     let mut expected = vec![7, 8];
-    expected.extend(parts.iter().flatten());
+    let mut expected_starts = Vec::new();
+    for item in &items {
+        expected_starts.push(expected.len());
+        expected.extend(pushed(item).map(|k| item.0 * 1000 + k));
+    }
     for count in 1..=3 {
         let workers = Workers::new(count).unwrap();
         let mut out = vec![7, 8];
-        workers.install(|| extend_from_parts(&mut out, &slices));
+        let starts = workers.install(|| {
+            extend_in_pieces(
+                &mut out,
+                &mut items,
+                |item| item.1,
+                |_, item, piece| {
+                    for k in pushed(item) {
+                        piece.push(item.0 * 1000 + k);
+                    }
+                },
+            )
+        });
         assert_eq!(out, expected, "{count} workers");
+        assert_eq!(starts, expected_starts, "{count} workers");
     }
 }
 
