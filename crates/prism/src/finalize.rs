@@ -17,11 +17,11 @@
 //! The bodies are cut into fixed chunks of [`BOX_CHUNK`]; each chunk writes only its own
 //! bodies' sims and its own part of the world's move events, and fills its own report —
 //! escapes, moving kinematic bodies — folded in chunk order (the reports stay with the world
-//! between steps, so their lists keep their room); the islands' rest times are folded with atomic minimum and maximum, which do not
-//! depend on the order. A sweep reads only its own body and the static shapes, which no chunk
-//! writes. So the pass gives the same result for any number of workers. Then, serially, the
-//! escaped proxies are moved — at rest almost none — and the part of the moving tree the
-//! moves loosened is refitted once:
+//! between steps, so their lists keep their room); the islands' rest times are folded with
+//! atomic minimum and maximum, which do not depend on the order. A sweep reads only its own
+//! body and the static shapes, which no chunk writes. So the pass gives the same result for
+//! any number of workers. Then, serially, the escaped proxies are moved — at rest almost none
+//! — and the part of the moving tree the moves loosened is refitted once:
 //!
 //! ```text
 //!   apply       move the escaped proxies and buffer their moves, in   O(escapes)

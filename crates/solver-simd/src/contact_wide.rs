@@ -567,13 +567,13 @@ impl ContactPointW {
 }
 
 /// Writes the impulses of every lane back into its contact record's manifold (the `i`-th of
-/// `contacts` is lane `i`), exactly as the scalar [`crate::contact_solver::store_impulses`]: non-finite
-/// values are stored as zero.
+/// `contacts` is lane `i`), exactly as the scalar
+/// [`crate::contact_solver::store_impulses`]: non-finite values are stored as zero.
 pub fn store_bundle_impulses<'r, C: ContactRecord + 'r>(
     bundle: &ContactBundle,
     contacts: impl IntoIterator<Item = &'r mut C>,
 ) {
-    // Non-finite values (from a body that blew up) are stored as zero, eight lanes at a time.
+    // Non-finite values (from a body that blew up) become zero, a whole bundle at a time.
     let points = bundle.points.each_ref().map(|p| {
         [
             p.normal_impulse,

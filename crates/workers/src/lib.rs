@@ -36,10 +36,10 @@
 //! waiting for its own job's tasks while it helps.
 //!
 //! **Which workers.** The free functions ([`join`], [`for_each`], [`map`], [`for_each_mut`],
-//! [`map_mut`], [`extend_in_pieces`], [`run_with`]) use the workers of the calling thread: a helper thread always belongs to its
-//! own [`Workers`], and any other thread belongs to one while it runs inside
-//! [`Workers::install`]. Called from a thread that belongs to none, or to one with a single
-//! worker, they run every task on the calling thread, in index order.
+//! [`map_mut`], [`extend_in_pieces`], [`run_with`]) use the workers of the calling thread: a
+//! helper thread always belongs to its own [`Workers`], and any other thread belongs to one
+//! while it runs inside [`Workers::install`]. Called from a thread that belongs to none, or to
+//! one with a single worker, they run every task on the calling thread, in index order.
 //!
 //! **Determinism.** The workers decide only which thread runs a task, never what a task
 //! computes or which tasks exist: the callers cut their work by sizes that do not depend on
