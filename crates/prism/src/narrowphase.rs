@@ -30,15 +30,17 @@
 //! workers it holds the first `W`-th of every colour's sims (and of the non-touching ones), then
 //! the second, and so on. The solver's executor gives worker `w` the `w`-th segment of every colour
 //! (`solver_simd`'s `executor.rs`), and a colour in the graph's order — every colour of a pile
-//! built in body order, as the pyramids are — is bundled in that order. A parallel loop's calling
-//! thread, the solver's worker 0, claims its chunks from the front and the helpers from the back
-//! (the `workers` crate), so with two workers a contact is mostly collided on the core that then
-//! prepares it and reads its bodies, and the record and the two sims stay in that core's cache
-//! instead of crossing between the cores twice a step. (In a tumbling pile the solver orders the
-//! colours by body, `contact_order.rs`, and this cut by position does not follow it.) Only which
-//! thread runs a chunk depends on it, never what a chunk computes: `large_pyramid` at two workers,
-//! alternating builds, collide 0.291 → 0.253 and the step's begin pass with its integration 0.104 →
-//! 0.075 ms/step (`benches/results/NOTES.md`).
+//! built in body order, as the pyramids are — is bundled in that order. A parallel loop's
+//! calling thread, the solver's worker 0, claims the chunks of the job's first segment and a
+//! helper those of its own (the `workers` crate), so with two workers a contact is mostly collided
+//! on the core that then prepares it and reads its bodies, and the record and the two sims can
+//! stay in that core's cache instead of crossing between the cores twice a step. (In a tumbling
+//! pile the solver orders the colours by body, `contact_order.rs`, and this cut by position does
+//! not follow it.) Only which thread runs a chunk depends on it, never what a chunk computes:
+//! `large_pyramid` at two workers, alternating builds, collide 0.291 → 0.253 and the step's begin
+//! pass with its integration 0.104 → 0.075 ms/step (`benches/results/NOTES.md`). In
+//! `many_pyramids`, whose 13 MB of contact records do not fit in a core's cache, giving each
+//! thread the other's half instead changed nothing measurable (collide 0.385 → 0.388).
 //!
 //! The phase first creates the contacts of the pairs the pair search found (serially, in pair
 //! order: `broadphase.rs`), then collides. Neither reads a tree, so the rebuild of the moving

@@ -27,8 +27,11 @@
 //! the same way (its main thread executes tasks while it waits for them).
 //!
 //! **Jobs and tasks.** A job is `n` numbered tasks (one closure called with each index) and it
-//! lives on the stack of the thread that offered it. Any thread takes a job's tasks by raising
-//! its counter, so each task runs exactly once, on whichever thread claimed it. A thread that
+//! lives on the stack of the thread that offered it. Its tasks are cut into one segment per
+//! worker, each with a claim counter on a cache line of its own: a thread claims from the front
+//! of its home segment (the owner's is the first) and, when that is empty, from the back of the
+//! others, so each task runs exactly once, on whichever thread claimed it, and two threads
+//! claiming at once write different lines (`job.rs`). A thread that
 //! offered a job and has no task of it left to claim withdraws it from the list and, until the
 //! job's last task has returned, runs tasks of *other* jobs — a helper working on one side of a
 //! [`join`] may offer a job of its own (a parallel loop inside that side), and the thread
@@ -81,7 +84,7 @@ use pool::Shared;
 pub fn run_with<R>(tasks: usize, task: &(dyn Fn(usize) + Sync), here: impl FnOnce() -> R) -> R {
     Shared::with_current(|shared| match shared {
         Some(shared) if tasks > 0 && shared.count() > 1 => {
-            Job::new(tasks, task).run_offered(shared, here)
+            Job::new(tasks, shared.count(), task).run_offered(shared, here)
         }
         _ => {
             let result = here();

@@ -7,7 +7,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::job::{Job, Side};
+use crate::job::Job;
 use crate::lock;
 
 /// How long an idle helper spins, watching for a new job, before it yields (while a caller is
@@ -182,8 +182,8 @@ impl Shared {
     }
 
     /// The oldest offered job with a task left to claim, with the caller registered as its
-    /// visitor (it must call [`Job::leave`]).
-    fn enter(&self) -> Option<&Job<'static>> {
+    /// visitor (it must call [`Job::leave`]), and the caller's home segment in it.
+    fn enter(&self) -> Option<(&Job<'static>, usize)> {
         let jobs = lock(&self.jobs);
         // SAFETY: a listed job's owner has not withdrawn it, so it has not returned and the
         // job is alive while the lock is held; registering as a visitor under the lock keeps
@@ -192,15 +192,15 @@ impl Shared {
             .iter()
             .map(|listed| unsafe { &*listed.0 })
             .find(|job| job.has_unclaimed())?;
-        job.visit();
-        Some(job)
+        let home = job.visit();
+        Some((job, home))
     }
 
     /// Runs the tasks of one offered job that has some left; false when none has.
     fn help_once(&self) -> bool {
         match self.enter() {
-            Some(job) => {
-                job.run_tasks(Side::Back);
+            Some((job, home)) => {
+                job.run_tasks(home);
                 job.leave();
                 true
             }

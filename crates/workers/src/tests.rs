@@ -38,6 +38,69 @@ fn every_task_runs_exactly_once() {
 }
 
 #[test]
+fn every_task_runs_once_for_any_worker_count_and_job_length() {
+    // Up to six workers: more than `MAX_SEGMENTS`, so some threads share a home segment, and
+    // lengths shorter than the segment count leave some segments empty.
+    for count in 1..=6 {
+        let workers = Workers::new(count).unwrap();
+        for len in [0, 1, 2, 3, 4, 5, 7, 64, 1001] {
+            let runs: Vec<AtomicUsize> = (0..len).map(|_| AtomicUsize::new(0)).collect();
+            workers.install(|| {
+                for_each(len, |i| {
+                    // Uneven tasks, so that threads run dry at different times and steal.
+                    if i % 7 == 0 {
+                        std::thread::yield_now();
+                    }
+                    runs[i].fetch_add(1, Ordering::Relaxed);
+                })
+            });
+            let once = runs.iter().all(|r| r.load(Ordering::Relaxed) == 1);
+            assert!(
+                once,
+                "{count} workers, {len} tasks: not every task ran once"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_helper_runs_its_half_front_first_then_steals_from_the_back_of_the_other() {
+    // Two workers, eight tasks: the caller's segment is tasks 0–3, the helper's 4–7. The
+    // caller claims task 0 and holds it until every other task has run, so the helper runs
+    // its own segment from the front and then takes the caller's from the back. Tasks 4–7
+    // wait for task 0 to start, so the helper cannot reach task 0 before the caller does.
+    let workers = Workers::new(2).unwrap();
+    let first_started = AtomicBool::new(false);
+    let others_done = AtomicUsize::new(0);
+    let helper_order = std::sync::Mutex::new(Vec::new());
+    let caller = std::thread::current().id();
+    workers.install(|| {
+        for_each(8, |i| {
+            if i == 0 {
+                first_started.store(true, Ordering::Release);
+                let start = Instant::now();
+                while others_done.load(Ordering::Acquire) < 7 {
+                    assert!(start.elapsed() < Duration::from_secs(10), "no helper came");
+                    std::thread::yield_now();
+                }
+                return;
+            }
+            assert_ne!(
+                std::thread::current().id(),
+                caller,
+                "task {i} ran on the caller"
+            );
+            if i >= 4 {
+                assert!(wait_for(&first_started), "the caller never started task 0");
+            }
+            lock(&helper_order).push(i);
+            others_done.fetch_add(1, Ordering::Release);
+        })
+    });
+    assert_eq!(*lock(&helper_order), [4, 5, 6, 7, 3, 2, 1]);
+}
+
+#[test]
 fn a_helper_takes_tasks_while_the_caller_is_busy() {
     // Task 0 runs on the caller (it claims first, after `here`) and waits for task 1 to
     // start: only a helper can start it.
