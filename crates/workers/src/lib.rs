@@ -31,12 +31,12 @@
 //! worker, each with a claim counter on a cache line of its own: a thread claims from the front
 //! of its home segment (the owner's is the first) and, when that is empty, from the back of the
 //! others, so each task runs exactly once, on whichever thread claimed it, and two threads
-//! claiming at once write different lines (`job.rs`). A thread that
-//! offered a job and has no task of it left to claim withdraws it from the list and, until the
-//! job's last task has returned, runs tasks of *other* jobs — a helper working on one side of a
-//! [`join`] may offer a job of its own (a parallel loop inside that side), and the thread
-//! waiting for the join then works on that. Jobs nest to any depth; nothing blocks except by
-//! waiting for its own job's tasks while it helps.
+//! claiming at once write different lines (`job.rs`). A thread that offered a job and has no
+//! task of it left to claim withdraws it from the list and, until the job's last task has
+//! returned, runs tasks of *other* jobs — a helper working on one side of a [`join`] may offer a
+//! job of its own (a parallel loop inside that side), and the thread waiting for the join then
+//! works on that. Jobs nest to any depth; nothing blocks except by waiting for its own job's
+//! tasks while it helps.
 //!
 //! **Which workers.** The free functions ([`join`], [`for_each`], [`map`], [`for_each_mut`],
 //! [`map_mut`], [`extend_in_pieces`], [`run_with`]) use the workers of the calling thread: a
