@@ -36,6 +36,7 @@ use crate::broadphase::BuildPairHasher;
 use crate::constraint_list::{Edge, ListNode, attach, detach};
 use crate::error::PrismError;
 use crate::events::ContactEndTouchEvent;
+use crate::island::unlink_contact_from;
 use crate::profile::zone;
 use crate::recycle::ManifoldFrame;
 use crate::solver_set::{AWAKE_SET, DISABLED_SET};
@@ -43,6 +44,7 @@ use crate::world::World;
 use collision::Manifold;
 use core_soa::{Arena, BodyId, ContactId, NULL_BODY, ShapeId, Vec2};
 use graph_coloring::{ColorIndex, Endpoint};
+use island::IslandGraph;
 use solver_simd::{ContactRecord, SolverContact};
 use std::collections::HashSet;
 
@@ -333,24 +335,34 @@ impl World {
         sim
     }
 
-    /// The parts of the world that finishing parted contacts' destruction writes.
-    pub(crate) fn parted_contacts(&mut self) -> PartedContacts<'_> {
-        PartedContacts {
-            contacts: &mut self.contacts,
-            store: &mut self.solver_sets[AWAKE_SET as usize].contacts,
-            bodies: &mut self.bodies,
-            pair_set: &mut self.broadphase.pair_set,
-        }
+    /// The contact-state pass's tail (`ContactStateTail::run`) on this world, with the parts
+    /// of it that the tail writes borrowed apart.
+    pub(crate) fn run_contact_state_tail(&mut self, tail: &ContactStateTail) {
+        let World {
+            islands,
+            contacts,
+            solver_sets,
+            bodies,
+            broadphase,
+            ..
+        } = self;
+        let parted = PartedContacts {
+            contacts,
+            store: &mut solver_sets[AWAKE_SET as usize].contacts,
+            bodies,
+            pair_set: &mut broadphase.pair_set,
+        };
+        tail.run(&mut islands.graph, parted);
     }
 
     /// The first half of destroying a touching contact whose fat boxes parted, the half that
-    /// must precede the solver: it leaves its island and its colour, and its end event is
-    /// returned if it reports events. [`PartedContacts::finish`] does the rest.
+    /// must precede the solver: it leaves its colour, and its end event is returned if it
+    /// reports events. Leaving its island and [`PartedContacts::finish`] do the rest
+    /// ([`ContactStateTail`]).
     pub(crate) fn detach_touching_contact(&mut self, index: u32) -> Option<ContactEndTouchEvent> {
         let record = self.contacts.get_by_index(index)?;
         let (shape_a, shape_b) = (record.shape_a, record.shape_b);
         self.wake_contact(index);
-        self.unlink_contact(index);
         let sim = self.take_contact_sim(index)?;
         (sim.touching && sim.enable_events).then_some(ContactEndTouchEvent { shape_a, shape_b })
     }
@@ -401,6 +413,28 @@ fn unlink_edges(
         if let Some(owner) = bodies.get_by_index_mut(edge.body) {
             detach(contacts, &mut owner.contacts, index, side as u32);
         }
+    }
+}
+
+/// What the contact-state pass leaves for after it (`narrowphase.rs`), none of it read by the
+/// solver: the contacts that stopped touching or parted while touching, to unlink from their
+/// islands, in the pass's order; and the parted contacts, to finish destroying. With several
+/// workers it runs beside the solver (`solve.rs`), with one at the end of the pass.
+#[derive(Debug, Default)]
+pub(crate) struct ContactStateTail {
+    pub(crate) unlinks: Vec<u32>,
+    pub(crate) parted: Vec<PartedContact>,
+}
+
+impl ContactStateTail {
+    /// Unlinks the contacts from `islands` in order, then finishes the parted contacts'
+    /// destruction. The two write disjoint data, so their order is free; each keeps its own.
+    pub(crate) fn run(&self, islands: &mut IslandGraph, mut parted: PartedContacts<'_>) {
+        zone!("contact state tail");
+        for &contact in &self.unlinks {
+            unlink_contact_from(islands, contact);
+        }
+        parted.finish(&self.parted);
     }
 }
 

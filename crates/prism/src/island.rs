@@ -12,6 +12,7 @@
 //!   create a dynamic body            create_island_for_body    graph.add_body   (own island)
 //!   contact begins touching          link_contact              wake both; graph.link (union)
 //!   contact stops touching/destroyed unlink_contact            graph.unlink  (split candidate)
+//!     … in the step's contact pass   unlink_contact_from       the same, beside the solver
 //!   destroy a dynamic body           remove_body_from_island   graph.remove_body
 //! ```
 //!
@@ -96,19 +97,26 @@ impl World {
     /// Unlinks contact `contact_index` (arena index) if it is linked; its island becomes a
     /// split candidate. The island must be awake.
     pub(crate) fn unlink_contact(&mut self, contact_index: u32) {
-        let key = ConstraintKey::contact(contact_index);
-        if self.islands.graph.island_of_constraint(key).is_some() {
-            let unlinked = self.islands.graph.unlink(key);
-            debug_assert!(
-                unlinked.is_ok(),
-                "unlink contact {contact_index}: {unlinked:?}"
-            );
-        }
+        unlink_contact_from(&mut self.islands.graph, contact_index);
     }
 
     /// The island of a body, if it is dynamic (arena index).
     pub(crate) fn island_of_body(&self, body_index: u32) -> Option<IslandId> {
         self.islands.graph.island_of(body_index)
+    }
+}
+
+/// Unlinks contact `contact_index` (arena index) from `graph` if it is linked; its island
+/// becomes a split candidate. The island must be awake. ([`World::unlink_contact`] on the
+/// graph alone, for the contact-state pass's unlinks run beside the solver: `narrowphase.rs`.)
+pub(crate) fn unlink_contact_from(graph: &mut IslandGraph, contact_index: u32) {
+    let key = ConstraintKey::contact(contact_index);
+    if graph.island_of_constraint(key).is_some() {
+        let unlinked = graph.unlink(key);
+        debug_assert!(
+            unlinked.is_ok(),
+            "unlink contact {contact_index}: {unlinked:?}"
+        );
     }
 }
 

@@ -56,23 +56,28 @@
 //!
 //! ```text
 //!   began touching    begin event → link islands (wakes a sleeping one) → into a colour
-//!   stopped touching  end event   → out of its colour, into the awake set → unlink
-//!   parted            if it was touching: end event → unlink → out of its colour;
-//!                     then: out of the awake set's store if it was not → out of its bodies'
-//!                     contact lists → record freed → pair forgotten
+//!   stopped touching  end event   → out of its colour, into the awake set
+//!   parted            if it was touching: end event → out of its colour
+//!   then the tail     unlink from their islands the stopped ones, then the parted touching
+//!                     ones; each parted contact: out of the awake set's store if it was not
+//!                     touching → out of its bodies' contact lists → record freed → pair
+//!                     forgotten
 //! ```
 //!
-//! The serial cost is proportional to the number of changes, not of contacts. The second half
-//! of a parted contact's destruction (`contact::PartedContacts`) writes only the contacts'
-//! cold records, the awake set's store of non-touching contacts, the bodies' list heads and
-//! the pair set, none of which the solver reads. So with several workers the pass leaves that
-//! half to run beside the solver, on another worker (`solve.rs`), in the same order on the
-//! same data as here, and the world is the same either way. In a drum of six thousand
-//! tumbling boxes about 1,500 contacts part every step, most of them not touching: that half
-//! is a third of the pass.
+//! The serial cost is proportional to the number of changes, not of contacts. The tail
+//! (`contact::ContactStateTail`) writes only the island graph, the contacts' cold records, the
+//! awake set's store of non-touching contacts, the bodies' list heads and the pair set, none of
+//! which the solver reads, and the begins' links all come before it, as they came before the
+//! unlinks when those ran in place. So with several workers the pass leaves the tail to run
+//! beside the solver, on another worker (`solve.rs`), in the same order on the same data as
+//! with one worker, where the pass runs it at its end, and the world is the same either way. In
+//! a drum of six thousand tumbling boxes about 1,500 contacts part every step, most of them not
+//! touching; at two workers the pass took 0.247 ms/step while it unlinked in place and 0.192
+//! with the unlinks in the tail (alternating builds, `benches/results/NOTES.md`), though the
+//! step as a whole did not measurably change: the tail's work only moves beside the solver.
 
 use crate::broadphase::BroadPhase;
-use crate::contact::{BodyRef, ContactChange, ContactSim, PartedContact};
+use crate::contact::{BodyRef, ContactChange, ContactSim, ContactStateTail, PartedContact};
 use crate::events::{ContactBeginTouchEvent, ContactEndTouchEvent};
 use crate::hooks::{PreSolveFn, pre_solve_keeps};
 use crate::profile::zone;
@@ -340,20 +345,19 @@ impl World {
         changed
     }
 
-    /// Step phase 3: applies the narrowphase's verdicts (see the module notes). Returns the
-    /// parted contacts whose destruction it leaves for beside the solver, in id order (none
-    /// with one worker).
-    pub(crate) fn update_contact_states(
-        &mut self,
-        changed: &[ChangedContact],
-    ) -> Vec<PartedContact> {
+    /// Step phase 3: applies the narrowphase's verdicts (see the module notes). Returns what
+    /// it leaves for beside the solver — the island unlinks and the rest of the parted
+    /// contacts' destruction — in the pass's order (nothing with one worker, where it runs
+    /// that tail itself).
+    pub(crate) fn update_contact_states(&mut self, changed: &[ChangedContact]) -> ContactStateTail {
         zone!("update_contacts");
-        let (mut started, mut stopped, mut parted) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut started, mut stopped) = (Vec::new(), Vec::new());
+        let mut tail = ContactStateTail::default();
         for &ChangedContact { contact, change } in changed {
             match change {
                 ContactChange::StartedTouching => started.push(contact),
                 ContactChange::StoppedTouching => stopped.push(contact),
-                ContactChange::Disjoint { touching } => parted.push(PartedContact {
+                ContactChange::Disjoint { touching } => tail.parted.push(PartedContact {
                     index: contact,
                     stored: !touching,
                 }),
@@ -362,19 +366,21 @@ impl World {
         for contact in started {
             self.begin_touch(contact);
         }
-        for contact in stopped {
+        for &contact in &stopped {
             self.end_touch(contact);
         }
-        for contact in parted.iter().filter(|c| !c.stored) {
+        tail.unlinks = stopped;
+        for contact in tail.parted.iter().filter(|c| !c.stored) {
             if let Some(event) = self.detach_touching_contact(contact.index) {
                 self.events.current.end.push(event);
             }
+            tail.unlinks.push(contact.index);
         }
         if self.parallel_step {
-            return parted;
+            return tail;
         }
-        self.parted_contacts().finish(&parted);
-        Vec::new()
+        self.run_contact_state_tail(&tail);
+        ContactStateTail::default()
     }
 
     /// Contact `contact` began touching: its begin event; it links its bodies' islands
@@ -391,7 +397,7 @@ impl World {
     }
 
     /// Contact `contact` stopped touching: its end event; it leaves its colour for the awake
-    /// set and its island (which becomes a split candidate).
+    /// set. (It leaves its island, which becomes a split candidate, in the pass's tail.)
     fn end_touch(&mut self, contact: u32) {
         let record = self.contacts.get_by_index(contact);
         let reports = self
@@ -407,7 +413,6 @@ impl World {
         if let Some(sim) = self.take_contact_sim(contact) {
             self.store_contact_sim(contact, sim, AWAKE_SET);
         }
-        self.unlink_contact(contact);
     }
 
     /// The begin event of contact `contact`, if it reports events.
@@ -658,19 +663,28 @@ mod tests {
             let mut pairs: Vec<u64> = world.broadphase.pair_set.iter().copied().collect();
             pairs.sort_unstable();
             out.extend(pairs);
+            // The island graph: each island's bodies and linked constraints, in their order.
+            let graph = &world.islands.graph;
+            for island in graph.islands() {
+                out.push(u64::from(island.index()));
+                out.extend(graph.bodies(island).unwrap().iter().map(|&b| u64::from(b)));
+                let constraints = graph.constraints(island).unwrap();
+                out.extend(constraints.iter().map(|key| u64::from(key.index)));
+            }
             out
         }
     }
 
-    /// With two workers the second half of the parted contacts' destruction runs beside the
-    /// solver; the world it leaves — bodies, contact records, the awake store's order, the
-    /// bodies' contact lists, the pair set — is the one a single worker leaves, step by step.
-    /// The run parts both kinds of contact: touching ones (their colour and island left before
-    /// the solver) and not touching ones.
+    /// With two workers the contact-state pass's tail — island unlinks, then the rest of the
+    /// parted contacts' destruction — runs beside the solver; the world it leaves — bodies,
+    /// contact records, the awake store's order, the bodies' contact lists, the pair set, the
+    /// islands' bodies and constraints in order — is the one a single worker leaves, step by
+    /// step. The run parts both kinds of contact, touching ones (their colour left before the
+    /// solver) and not touching ones, and has contacts stop touching without parting.
     #[test]
-    fn parted_contacts_beside_the_solver_leave_the_one_worker_world() {
+    fn the_contact_pass_tail_beside_the_solver_leaves_the_one_worker_world() {
         let (mut one, mut two) = (Smash::new(1), Smash::new(2));
-        let (mut touching_parted, mut idle_parted) = (0, 0);
+        let (mut touching_parted, mut idle_parted, mut stopped) = (0, 0, 0);
         for step in 0..90 {
             let before = one.contacts_by_touch();
             one.world.step(DT, 4).unwrap();
@@ -683,8 +697,11 @@ mod tests {
             };
             touching_parted += gone(&before[0]);
             idle_parted += gone(&before[1]);
+            let after = one.contacts_by_touch();
+            stopped += before[0].iter().filter(|c| after[1].contains(c)).count();
         }
         assert!(touching_parted > 0, "no touching contact parted");
+        assert!(stopped > 0, "no contact stopped touching without parting");
         assert!(idle_parted > 100, "only {idle_parted} idle contacts parted");
     }
 }

@@ -12,20 +12,21 @@
 //! ```text
 //!   rescale   carried joint impulses, if the substep changed (joint/step.rs)
 //!   solve     solver-simd: colours as wide bundles in parallel blocks, overflow serially;
-//!             beside it, on another worker, the rest of the parted contacts' destruction
+//!             beside it, on another worker, the contact-state pass's tail: island unlinks
+//!             and the rest of the parted contacts' destruction
 //!   check     bodies that diverged are reset and reported
 //! ```
 //!
-//! The contacts whose fat boxes parted have already left the colours and islands when the
-//! phase starts (`narrowphase.rs`); what is left of their destruction writes only the
-//! contacts' cold records, the awake set's store of non-touching contacts, the bodies'
-//! contact lists and the pair set (`contact::PartedContacts`), none of which the solver reads.
-//! So the two run under one `workers::join`, each on its own borrowed part of the world: the
-//! destruction is offered to the helpers, a second worker takes it up while the caller starts
-//! the solver's stages, and joins the solver when it is done (the executor lets a late worker
-//! skip to the current stage). Neither part depends on which thread runs it or when, so the
-//! world after the phase is the same as with one worker, where the contact-state pass
-//! finishes the destruction itself.
+//! The contacts that stopped touching or parted have already left the colours when the phase
+//! starts (`narrowphase.rs`); what the contact-state pass left undone — unlinking them from their
+//! islands, and the rest of the parted contacts' destruction — writes only the island graph, the
+//! contacts' cold records, the awake set's store of non-touching contacts, the bodies' contact
+//! lists and the pair set (`contact::ContactStateTail`), none of which the solver reads. So the
+//! two run under one `workers::join`, each on its own borrowed part of the world: the tail is
+//! offered to the helpers, a second worker takes it up while the caller starts the solver's
+//! stages, and joins the solver when it is done (the executor lets a late worker skip to the
+//! current stage). Neither part depends on which thread runs it or when, so the world after the
+//! phase is the same as with one worker, where the contact-state pass runs the tail itself.
 //!
 //! The solver writes one colour's bodies from several lanes and threads at once, which is sound
 //! only because no dynamic body appears twice in a colour; the graph guarantees it by
@@ -45,7 +46,7 @@
 // for; every block has its `// SAFETY:` argument.
 #![allow(unsafe_code)]
 
-use crate::contact::{PartedContact, PartedContacts};
+use crate::contact::{ContactStateTail, PartedContacts};
 use crate::profile::zone;
 use crate::solver_set::{AWAKE_SET, SolverSet};
 use crate::world::World;
@@ -65,18 +66,13 @@ impl World {
         &self.diverged
     }
 
-    /// Runs the solver over the touching contacts and the joints, and beside it finishes
-    /// destroying the contacts `parted` (module notes); returns the bodies that diverged.
-    pub(crate) fn solve(
-        &mut self,
-        dt: f32,
-        substeps: u32,
-        parted: &[PartedContact],
-    ) -> Vec<BodyId> {
+    /// Runs the solver over the touching contacts and the joints, and beside it the contact
+    /// state pass's `tail` (module notes); returns the bodies that diverged.
+    pub(crate) fn solve(&mut self, dt: f32, substeps: u32, tail: &ContactStateTail) -> Vec<BodyId> {
         zone!("solve");
         let h = self.joint_substep(dt, substeps);
         self.rescale_joint_impulses(h);
-        self.run_solver(dt, substeps, parted);
+        self.run_solver(dt, substeps, tail);
         let diverged = self.collect_diverged_bodies();
         if !diverged.is_empty() {
             self.drop_non_finite_joint_impulses();
@@ -85,8 +81,9 @@ impl World {
     }
 
     /// Runs the solver over the graph's colours on `worker_count` threads, or on one for a
-    /// light step (`World::parallel_step`), with the parted contacts' destruction beside it.
-    fn run_solver(&mut self, dt: f32, substeps: u32, left: &[PartedContact]) {
+    /// light step (`World::parallel_step`), with the contact-state pass's tail (island
+    /// unlinks, the parted contacts' destruction) beside it.
+    fn run_solver(&mut self, dt: f32, substeps: u32, left: &ContactStateTail) {
         let params = self.solver_params(dt, substeps);
         let workers = if self.parallel_step {
             self.def.worker_count
@@ -101,6 +98,7 @@ impl World {
             contacts,
             bodies,
             broadphase,
+            islands,
             ..
         } = self;
         solver.set_worker_count(workers as usize);
@@ -109,7 +107,7 @@ impl World {
             contacts: awake_store,
             ..
         } = &mut solver_sets[AWAKE_SET as usize];
-        let mut parted = PartedContacts {
+        let parted = PartedContacts {
             contacts,
             store: awake_store,
             bodies,
@@ -120,10 +118,10 @@ impl World {
             let bodies = AwakeBodies { states, sims };
             run_graph(solver, &params, bodies, graph, &mut profile.solver)
         };
-        let complaint = if left.is_empty() {
+        let complaint = if left.unlinks.is_empty() && left.parted.is_empty() {
             run()
         } else {
-            workers::join(run, || parted.finish(left)).0
+            workers::join(run, || left.run(&mut islands.graph, parted)).0
         };
         #[cfg(feature = "validate")]
         if let Some(complaint) = complaint {

@@ -200,9 +200,9 @@ impl World {
 
         let (new_pairs, pairs) = timed(|| self.find_new_pairs());
         let (changed, collide) = timed(|| self.collide_beside_tree_rebuild(new_pairs));
-        let (parted, update_contacts) = timed(|| self.update_contact_states(&changed));
+        let (tail, update_contacts) = timed(|| self.update_contact_states(&changed));
         drop(changed);
-        let (diverged, solve) = timed(|| self.solve(dt, substeps, &parted));
+        let (diverged, solve) = timed(|| self.solve(dt, substeps, &tail));
         self.diverged = diverged;
         let ((), hits) = timed(|| self.report_hits());
         let ((), break_joints) = timed(|| self.break_overloaded_joints());
