@@ -19,7 +19,8 @@
 //!
 //!   claim & run (worker w of W; the stage's n blocks cut into W segments, segment v being
 //!   blocks ⌊v·n / W⌋ … ⌊(v+1)·n / W⌋ − 1 (length L), each segment with a cursor on a line of
-//!   its own counting the blocks claimed from its front, f, and from its back, b):
+//!   its own counting the blocks claimed from its front, f, and from its back, b — the
+//!   `workers` crate's `SegmentClaims`, which the helpers' jobs claim with too):
 //!     own segment v = w:  repeat: (f, b) ← cursor[v].fetch_add(front 1)
 //!                                 stop when f + b ≥ L; run its block f
 //!     the others in turn: repeat: (f, b) ← cursor[v]; stop when f + b ≥ L
@@ -83,8 +84,8 @@
 //! publishes `FINISHED` even when it unwinds itself. `run_with` then re-raises the panic on
 //! the caller.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use workers::back_off;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use workers::{SegmentClaims, back_off};
 
 /// `current` before the first stage is published.
 const NOT_STARTED: u32 = u32::MAX;
@@ -113,35 +114,18 @@ struct StageCounters {
     first_cursor: usize,
 }
 
-/// The blocks of one segment of one stage claimed so far: from its front in the low 32 bits
-/// (by the segment's owner), from its back in the high 32 bits (by the other workers), on a
-/// cache line of its own (128 bytes: the pair of lines the adjacent-line prefetcher fetches
-/// together).
-#[repr(align(128))]
-#[derive(Debug, Default)]
-struct SegmentCursor(AtomicU64);
-
-/// One block claimed from a segment's back, in a [`SegmentCursor`]'s count.
-const BACK_ONE: u64 = 1 << 32;
-
-/// The blocks a [`SegmentCursor`]'s count says are claimed, from both ends.
-#[inline]
-fn claimed(ends: u64) -> u64 {
-    (ends & u64::from(u32::MAX)) + (ends >> 32)
-}
-
 /// Runs stage lists; keeps its per-stage counters between steps so a step allocates nothing.
 #[derive(Debug, Default)]
 pub struct StagedExecutor {
     counters: Vec<StageCounters>,
     /// One cursor per worker's segment of every stage, stage after stage.
-    cursors: Vec<SegmentCursor>,
+    cursors: Vec<SegmentClaims>,
 }
 
 /// What the threads of one run share.
 struct Rendezvous<'a, F> {
     counters: &'a [StageCounters],
-    cursors: &'a [SegmentCursor],
+    cursors: &'a [SegmentClaims],
     workers: u32,
     current: AtomicU32,
     aborted: AtomicBool,
@@ -181,7 +165,7 @@ impl StagedExecutor {
             return;
         }
         self.cursors.clear();
-        self.cursors.resize_with(cursors, SegmentCursor::default);
+        self.cursors.resize_with(cursors, SegmentClaims::default);
         let rendezvous = Rendezvous {
             counters: &self.counters,
             cursors: &self.cursors,
@@ -294,31 +278,26 @@ impl<F: Fn(usize, u32) + Sync> Rendezvous<'_, F> {
         }
     }
 
-    /// The first block, the length and the cursor of `segment` of `stage`.
+    /// The first block, the length and the claim counter of `segment` of `stage`.
     #[inline]
-    fn segment(&self, stage: usize, segment: u32) -> (u32, u64, &AtomicU64) {
+    fn segment(&self, stage: usize, segment: u32) -> (u32, u64, &SegmentClaims) {
         let counter = &self.counters[stage];
         let (n, workers) = (u64::from(counter.block_count), u64::from(self.workers));
         let first = u64::from(segment) * n / workers;
         let len = (u64::from(segment) + 1) * n / workers - first;
-        let cursor = &self.cursors[counter.first_cursor + segment as usize].0;
-        (first as u32, len, cursor)
+        let claims = &self.cursors[counter.first_cursor + segment as usize];
+        (first as u32, len, claims)
     }
 
     /// Runs the blocks of the owner's `segment` of `stage` that no thread has claimed yet,
     /// front to back, claiming each with one add; returns how many it ran.
     #[inline]
     fn run_segment(&self, stage: usize, segment: u32) -> u32 {
-        let (first, len, cursor) = self.segment(stage, segment);
+        let (first, len, claims) = self.segment(stage, segment);
         let mut ran = 0;
-        // The load keeps a thread that finds the segment spent from pulling its line exclusive.
-        while claimed(cursor.load(Ordering::Relaxed)) < len {
-            let ends = cursor.fetch_add(1, Ordering::Relaxed);
-            if claimed(ends) >= len {
-                break;
-            }
-            // The front count is below `len`, a `u32`.
-            (self.run_block)(stage, first + ends as u32);
+        while let Some(offset) = claims.claim_front(len) {
+            // The offset is below `len`, a block count (`u32`).
+            (self.run_block)(stage, first + offset as u32);
             ran += 1;
         }
         ran
@@ -328,25 +307,11 @@ impl<F: Fn(usize, u32) + Sync> Rendezvous<'_, F> {
     /// yet, back to front, claiming each with a compare-exchange; returns how many it ran.
     #[inline]
     fn steal_from(&self, stage: usize, segment: u32) -> u32 {
-        let (first, len, cursor) = self.segment(stage, segment);
+        let (first, len, claims) = self.segment(stage, segment);
         let mut ran = 0;
-        let mut ends = cursor.load(Ordering::Relaxed);
-        while claimed(ends) < len {
-            let exchange = cursor.compare_exchange_weak(
-                ends,
-                ends + BACK_ONE,
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            );
-            match exchange {
-                Ok(_) => {
-                    // The back count is below `len`, a `u32`.
-                    (self.run_block)(stage, first + (len - 1 - (ends >> 32)) as u32);
-                    ran += 1;
-                    ends = cursor.load(Ordering::Relaxed);
-                }
-                Err(now) => ends = now,
-            }
+        while let Some(offset) = claims.claim_back(len) {
+            (self.run_block)(stage, first + offset as u32);
+            ran += 1;
         }
         ran
     }
@@ -460,7 +425,7 @@ mod tests {
             block_count: blocks,
             ..StageCounters::default()
         }];
-        let cursors = [SegmentCursor::default(), SegmentCursor::default()];
+        let cursors = [SegmentClaims::default(), SegmentClaims::default()];
         let rendezvous = Rendezvous {
             counters: &counters,
             cursors: &cursors,
@@ -491,14 +456,16 @@ mod tests {
         // (5 and 6, run elsewhere); a thief then takes the rest from the back, and the owner,
         // coming back, finds nothing left.
         let order = claim_order(10, |r| {
-            r.cursors[1].0.store(2, Ordering::Relaxed);
+            assert_eq!(r.cursors[1].claim_front(5), Some(0));
+            assert_eq!(r.cursors[1].claim_front(5), Some(1));
             assert_eq!(r.steal_from(0, 1), 3);
             assert_eq!(r.run_segment(0, 1), 0);
         });
         assert_eq!(order, [9, 8, 7]);
         // The other way round: a thief took two from the back (9 and 8), the owner the rest.
         let order = claim_order(10, |r| {
-            r.cursors[1].0.store(2 * BACK_ONE, Ordering::Relaxed);
+            assert_eq!(r.cursors[1].claim_back(5), Some(4));
+            assert_eq!(r.cursors[1].claim_back(5), Some(3));
             assert_eq!(r.run_segment(0, 1), 3);
             assert_eq!(r.steal_from(0, 1), 0);
         });

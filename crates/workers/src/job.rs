@@ -20,12 +20,9 @@
 //! leaves the job: chunks of 64 again, 0.406 → 0.324 in alternating builds
 //! (`benches/results/NOTES.md`).
 //!
-//! **Claims.** Each segment's counter holds the tasks claimed from its front in the low 32 bits
-//! and from its back in the high 32 bits. A front claim of task `f` counts only while
-//! `f + b < n` (the segment's length) and a back claim of task `n − 1 − b` only while
-//! `f + b < n`, for the `(f, b)` it saw; both counts only grow, so the claim that came second saw
-//! the other's count raised and the two cannot take the same task (the executor of solver-simd
-//! claims its blocks the same way). `finished` counts the tasks that have returned, and
+//! **Claims.** Each segment's counter is a [`SegmentClaims`] (`claims.rs`, shared with the
+//! solver's executor): one add per claim from the front, one compare-exchange per claim from the
+//! back, and no task claimed twice. `finished` counts the tasks that have returned, and
 //! `visitors` the threads other than the owner that may still touch the job. A thread becomes a
 //! visitor only while the job is in the offered list, under the list's lock
 //! ([`Shared::enter`]); once the owner has withdrawn the job, no new visitor can come, and the
@@ -35,8 +32,9 @@
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::claims::SegmentClaims;
 use crate::lock;
 use crate::pool::Shared;
 
@@ -47,21 +45,20 @@ pub(crate) type Task<'a> = dyn Fn(usize) + Sync + 'a;
 /// several threads share a home segment.
 pub(crate) const MAX_SEGMENTS: usize = 4;
 
-/// A counter on a cache line of its own (128 bytes: the pair of lines the adjacent-line
-/// prefetcher fetches together), so that writing it never takes a line another counter or the
-/// owner's stack is on.
+/// The completion count on a cache line of its own (128 bytes, as each [`SegmentClaims`]), so
+/// that adding to it never takes a line a claim counter or the owner's stack is on.
 #[repr(align(128))]
 #[derive(Default)]
-struct Line<T>(T);
+struct FinishedCount(AtomicUsize);
 
 pub(crate) struct Job<'a> {
     task: &'a Task<'a>,
     len: usize,
     /// How many segments the tasks are cut into (1 to [`MAX_SEGMENTS`]).
     segments: usize,
-    /// Per segment, the tasks claimed from its front (low 32 bits) and back (high 32 bits).
-    claims: [Line<AtomicU64>; MAX_SEGMENTS],
-    finished: Line<AtomicUsize>,
+    /// Per segment, the tasks claimed from its front and from its back.
+    claims: [SegmentClaims; MAX_SEGMENTS],
+    finished: FinishedCount,
     visitors: AtomicUsize,
     /// Visitors that have come so far (the next one's home segment).
     arrivals: AtomicUsize,
@@ -77,7 +74,7 @@ impl<'a> Job<'a> {
             len,
             segments: workers.clamp(1, MAX_SEGMENTS),
             claims: Default::default(),
-            finished: Line::default(),
+            finished: FinishedCount::default(),
             visitors: AtomicUsize::new(0),
             arrivals: AtomicUsize::new(0),
             panic: Mutex::new(None),
@@ -122,10 +119,8 @@ impl<'a> Job<'a> {
 
     /// True while some task has not been claimed.
     pub(crate) fn has_unclaimed(&self) -> bool {
-        (0..self.segments).any(|segment| {
-            let claims = self.claims[segment].0.load(Ordering::Relaxed);
-            claimed(claims) < self.segment_len(segment)
-        })
+        (0..self.segments)
+            .any(|segment| self.claims[segment].has_unclaimed(self.segment_len(segment)))
     }
 
     /// Claims and runs tasks, from the front of segment `home` and then from the back of the
@@ -158,40 +153,13 @@ impl<'a> Job<'a> {
 
     /// The index of a task claimed from the front of `segment`, if any is left there.
     fn claim_front(&self, segment: usize) -> Option<usize> {
-        let claims = self.claims[segment].0.fetch_add(1, Ordering::Relaxed);
-        let taken = claimed(claims) < self.segment_len(segment);
-        taken.then(|| (self.segment_start(segment) + (claims & LOW)) as usize)
+        let offset = self.claims[segment].claim_front(self.segment_len(segment))?;
+        Some((self.segment_start(segment) + offset) as usize)
     }
 
     /// The index of a task claimed from the back of `segment`, if any is left there.
     fn claim_back(&self, segment: usize) -> Option<usize> {
-        let (counter, len) = (&self.claims[segment].0, self.segment_len(segment));
-        let mut claims = counter.load(Ordering::Relaxed);
-        while claimed(claims) < len {
-            let exchange = counter.compare_exchange_weak(
-                claims,
-                claims + BACK_ONE,
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            );
-            match exchange {
-                Ok(_) => {
-                    return Some((self.segment_start(segment + 1) - 1 - (claims >> 32)) as usize);
-                }
-                Err(now) => claims = now,
-            }
-        }
-        None
+        let offset = self.claims[segment].claim_back(self.segment_len(segment))?;
+        Some((self.segment_start(segment) + offset) as usize)
     }
-}
-
-/// The low half of a segment's claims: those from the front.
-const LOW: u64 = u32::MAX as u64;
-/// One claim from the back, in a segment's claims.
-const BACK_ONE: u64 = 1 << 32;
-
-/// The tasks a segment's `claims` say are claimed, from both ends. A failed front claim still
-/// raises the front count, once per thread whose home the segment is (it stops there).
-fn claimed(ends: u64) -> u64 {
-    (ends & LOW) + (ends >> 32)
 }

@@ -66,10 +66,12 @@
 //! the job's tasks have returned (the tasks borrow from that thread's stack, so it may not
 //! unwind sooner). The first panic of a job is the one re-raised.
 
+mod claims;
 mod items;
 mod job;
 mod pool;
 
+pub use claims::SegmentClaims;
 pub use items::{Piece, extend_in_pieces, for_each_mut, map_mut};
 pub use pool::{SPIN_LIMIT, SPIN_TIME, Workers, back_off};
 
